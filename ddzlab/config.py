@@ -1,0 +1,45 @@
+"""Paths and run scale, named once (as cookiecutter-data-science does).
+
+``DDZLAB_SCALE`` selects how big the notebooks' and report's runs are:
+``test`` (seconds, used by the test suite), ``quick`` (the default report, minutes) or
+``full`` (paper scale). Notebooks call `scaled` instead of hard-coding sizes.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+ROOT = Path(os.environ.get("DDZLAB_ROOT", Path(__file__).resolve().parents[1]))
+DATA_DIR = ROOT / "data"
+DEALS_DIR = DATA_DIR / "deals"
+MODELS_DIR = DATA_DIR / "models"
+CACHE_DIR = DATA_DIR / "cache"
+FIGURES_DIR = ROOT / "figures"
+NOTEBOOKS_DIR = ROOT / "notebooks"
+
+SCALES = ("test", "quick", "full")
+
+
+def scale() -> str:
+    """The current run scale, from ``DDZLAB_SCALE`` (default ``quick``)."""
+    value = os.environ.get("DDZLAB_SCALE", "quick")
+    if value not in SCALES:
+        raise ValueError(f"DDZLAB_SCALE={value!r}; expected one of {', '.join(SCALES)}")
+    return value
+
+
+def scaled(test: T, quick: T, full: T) -> T:
+    """Pick a size by run scale: ``n_games = scaled(20, 500, 10_000)``."""
+    return {"test": test, "quick": quick, "full": full}[scale()]
+
+
+def savefig(fig, name: str) -> Path:
+    """Save a matplotlib figure into `FIGURES_DIR` byte-for-byte reproducibly (no timestamps)."""
+    FIGURES_DIR.mkdir(parents=True, exist_ok=True)
+    path = FIGURES_DIR / name
+    meta = {"Software": None} if path.suffix == ".png" else {"Creator": None, "CreationDate": None}
+    fig.savefig(path, dpi=110, bbox_inches="tight", metadata=meta)
+    return path

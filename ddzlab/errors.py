@@ -1,0 +1,33 @@
+"""Every error ddzlab raises on bad input: each is a `ValueError` whose message names the problem."""
+
+
+class DdzError(ValueError):
+    """Base class: input that does not describe a valid card, move, game action or file."""
+
+
+class CardError(DdzError):
+    """A card text or card count that does not describe cards of the deck."""
+
+
+class RulesError(DdzError):
+    """Cards or moves that the chosen rule set cannot hold (wrong deck, wrong hand size)."""
+
+
+class IllegalCombinationError(DdzError):
+    """Cards that do not form any combination of the rule set."""
+
+
+class IllegalMoveError(DdzError):
+    """A move that the rules forbid here: not in hand, does not beat, pass when leading..."""
+
+
+class OutOfTurnError(IllegalMoveError):
+    """An action by a seat whose turn it is not, or in the wrong phase of the game."""
+
+
+class DealFileError(DdzError):
+    """A deal file that cannot be read: bad syntax, wrong card counts, overlapping hands."""
+
+
+class ModelFileError(DdzError):
+    """A saved model or table that is corrupt, truncated or made for something else."""

@@ -1,0 +1,338 @@
+"""Moves: the one place in ddzlab that knows which card combinations exist.
+
+A `Move` is a small immutable value: its `Kind`, main rank (lowest rank of the main part),
+chain length and cards (packed like a `Hand`). `legal_moves` lists every move a hand can
+lead, or every reply to a move plus pass; `detect` classifies any multiset of cards.
+
+The generator reads the rule set's chain and attachment specs, so variants are data.
+For the standard rules the leading set equals DouZero's (``MovesGener`` filtered by its own
+``move_detector``), which fixes the kicker conventions:
+
+* kickers never share a rank with the main part; pair kickers come from distinct ranks;
+* solo kickers may repeat a rank (a pair can serve as two solos, B+R as two solos), but
+  never all four copies, and three copies only when exactly three kickers are needed;
+* one set of cards is listed once. ``333444555666`` leads as a trio chain of four, and
+  follows a three-trio plane as ``444555666`` carrying ``333`` (the higher reading).
+
+>>> from ddzlab.cards import Hand
+>>> [str(m) for m in legal_moves(Hand("3334"))]
+['3', '4', '33', '333', '3334']
+>>> m = detect("33344458")
+>>> m.kind.name, m.rank_char, m.length
+('PLANE_SOLO', '3', 2)
+>>> [str(m) for m in legal_moves(Hand("4445558BR"), to_beat=m)]
+['444555BR', '4445558B', '4445558R', 'BR', 'pass']
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Optional, Union
+
+from .cards import (N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_contain, bits_size,
+                    format_bits, pack, parse_counts, unpack)
+from .errors import IllegalCombinationError, RulesError
+from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules
+
+
+class Move:
+    """One play: kind, main rank, chain length (1 if not a chain) and packed cards."""
+
+    __slots__ = ("kind", "rank", "length", "cards", "size", "_hash")
+
+    def __init__(self, kind: Kind, rank: int, length: int, cards: int) -> None:
+        self.kind = kind
+        self.rank = rank
+        self.length = length
+        self.cards = cards
+        self.size = bits_size(cards)
+        self._hash = hash((cards, int(kind), rank, length))
+
+    @property
+    def is_pass(self) -> bool:
+        return self.kind == Kind.PASS
+
+    @property
+    def is_bomb(self) -> bool:
+        """Bombs and the rocket: they beat any ordinary move and double the stakes."""
+        return self.kind == Kind.BOMB or self.kind == Kind.ROCKET
+
+    @property
+    def rank_char(self) -> str:
+        return RANK_CHARS[self.rank] if self.rank >= 0 else "-"
+
+    @property
+    def main(self) -> int:
+        """Packed cards of the main part (the trio, quad or chain without kickers)."""
+        if self.kind in (Kind.PASS, Kind.ROCKET):
+            return self.cards
+        width, step = KIND_SHAPE[self.kind]
+        return sum(width << (4 * (self.rank + i * step)) for i in range(self.length))
+
+    @property
+    def kickers(self) -> int:
+        """Packed kicker cards (zero for moves without kickers)."""
+        return self.cards - self.main
+
+    def hand(self) -> Hand:
+        return Hand.from_bits(self.cards)
+
+    def beats(self, other: "Move") -> bool:
+        """Whether this move may be played on top of ``other`` (pass beats nothing)."""
+        if self.kind == Kind.PASS or other.kind == Kind.ROCKET:
+            return False
+        if other.kind == Kind.PASS:
+            return True
+        if self.kind == Kind.ROCKET:
+            return True
+        if self.kind == Kind.BOMB:
+            return other.kind != Kind.BOMB or self.rank > other.rank
+        return self.kind == other.kind and self.length == other.length and self.rank > other.rank
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Move) and other.cards == self.cards and other.kind == self.kind
+                and other.rank == self.rank and other.length == self.length)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return "pass" if self.kind == Kind.PASS else format_bits(self.cards)
+
+    def __repr__(self) -> str:
+        if self.kind == Kind.PASS:
+            return "Move('pass')"
+        extra = f", length={self.length}" if self.length > 1 else ""
+        return f"Move({format_bits(self.cards)!r}, {self.kind.name}, rank={self.rank_char!r}{extra})"
+
+    def __reduce__(self):
+        return (Move, (self.kind, self.rank, self.length, self.cards))
+
+
+PASS = Move(Kind.PASS, -1, 0, 0)
+
+
+def _kicker_sets(pool: list[tuple[int, int]], k: int, width: int) -> list[int]:
+    """Packed kicker multisets of ``k`` kickers drawn from ``pool`` = [(rank, cap), ...].
+
+    ``width`` 1: a rank may be drawn up to ``cap`` times; ``width`` 2: distinct ranks,
+    each contributing a pair.
+    """
+    out: list[int] = []
+
+    def rec(i: int, need: int, acc: int) -> None:
+        if need == 0:
+            out.append(acc)
+            return
+        for j in range(i, len(pool)):
+            r, cap = pool[j]
+            shift = 4 * r
+            if width == 2:
+                rec(j + 1, need - 1, acc + (2 << shift))
+            else:
+                for t in range(1, min(cap, need) + 1):
+                    rec(j + 1, need - t, acc + (t << shift))
+
+    rec(0, k, 0)
+    return out
+
+
+class _Generator:
+    """Precomputed move tables for one rule set, and the enumeration itself."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        deck = unpack(rules.deck)
+        self.deck_ranks = [r for r in range(N_RANKS) if deck[r]]
+        self.units = []
+        for kind in rules.units:
+            width = KIND_SHAPE[kind][0]
+            table = [Move(kind, r, 1, width << (4 * r)) if deck[r] >= width else None
+                     for r in range(N_RANKS)]
+            self.units.append((kind, width, table))
+        self.rocket = (Move(Kind.ROCKET, RB, 1, (1 << (4 * RB)) | (1 << (4 * RR)))
+                       if rules.rocket else None)
+        self.is_chain_rank = [r in rules.chain_ranks for r in range(N_RANKS)]
+        self.chains = []
+        for spec in rules.chains:
+            table: dict[tuple[int, int], Move] = {}
+            for s in rules.chain_ranks:
+                for n in range(1, spec.max_len + 1):
+                    ranks = [s + i * spec.step for i in range(n)]
+                    if not all(r in rules.chain_ranks for r in ranks):
+                        break
+                    if n >= spec.min_len:
+                        table[n, s] = Move(spec.kind, s, n, sum(spec.width << (4 * r) for r in ranks))
+            self.chains.append((spec, table))
+        self.attachments = [(a, self._base_spec(a)) for a in rules.attachments]
+        self.attach_cache: dict[tuple[int, int, int], Move] = {}
+        self.bomb_table = next((t for k, _, t in self.units if k == Kind.BOMB), None)
+        self.by_kind = {k: i for i, (k, _, _) in enumerate(self.units)}
+
+    def _base_spec(self, a: AttachSpec) -> tuple[int, int, Optional[int]]:
+        """(width, step, longest trio chain) of an attachment's main part."""
+        width, step = KIND_SHAPE[a.base]
+        chain = self.rules.chain(Kind.TRIO_CHAIN)
+        return width, step, (chain.max_len if chain else 0)
+
+    # -- enumeration -----------------------------------------------------------------
+    def collect(self, c: list[int], kind: Optional[Kind] = None, length: Optional[int] = None,
+                above: int = -1, size: Optional[int] = None, leading: bool = True) -> list[Move]:
+        """Moves of ``c`` (rank counts), optionally only one kind / length / card count,
+        with main rank above ``above``."""
+        out: list[Move] = []
+        for ukind, width, table in self.units:
+            if (kind is None or kind == ukind) and (size is None or size == width):
+                out.extend([table[r] for r in self.deck_ranks if c[r] >= width and r > above])
+        if self.rocket is not None and (kind is None or kind == Kind.ROCKET) and size in (None, 2):
+            if c[RB] and c[RR]:
+                out.append(self.rocket)
+        for spec, table in self.chains:
+            if kind is not None and kind != spec.kind:
+                continue
+            if size is not None and (size % spec.width or size // spec.width < spec.min_len):
+                continue
+            want = length if size is None else size // spec.width
+            self._chains(c, spec.width, spec.step, spec.min_len, spec.max_len, want, above,
+                         lambda n, s, t=table: out.append(t[n, s]))
+        for a, base in self.attachments:
+            if kind is None or kind == a.kind:
+                self._attach(c, a, base, length, above, size, leading, out)
+        return out
+
+    def _chains(self, c, width, step, min_len, max_len, want, above, emit) -> None:
+        ok = self.is_chain_rank
+        for s in self.rules.chain_ranks:
+            if s <= above or c[s] < width:
+                continue
+            n, r = 0, s
+            while r < N_RANKS and ok[r] and c[r] >= width and n < max_len:
+                n += 1
+                if n >= min_len and (want is None or n == want):
+                    emit(n, s)
+                r += step
+
+    def _attach(self, c, a: AttachSpec, base, length, above, size, leading, out) -> None:
+        width, step, longest_trio_chain = base
+        bases: list[tuple[int, int]] = []
+        lo, hi = a.min_units, a.max_units
+        if length is not None:
+            lo = hi = length
+        if a.base in (Kind.TRIO, Kind.BOMB):
+            if lo <= 1 <= hi:
+                bases = [(1, r) for r in self.deck_ranks if c[r] >= width and r > above]
+        else:
+            self._chains(c, width, step, lo, hi, None, above, lambda n, s: bases.append((n, s)))
+        for n, s in bases:
+            k = a.per_unit * n
+            if size is not None and size != width * n + k * a.kicker_width:
+                continue
+            main_ranks = {s + i * step for i in range(n)}
+            main = sum(width << (4 * r) for r in main_ranks)
+            if a.kicker_width == 1:
+                cap = 3 if k == 3 else 2
+                pool = [(r, min(c[r], cap)) for r in self.deck_ranks if c[r] and r not in main_ranks]
+            else:
+                pool = [(r, 1) for r in self.deck_ranks if c[r] >= 2 and r not in main_ranks]
+            top = s + (n - 1) * step
+            for kick in _kicker_sets(pool, k, a.kicker_width):
+                if k == 3 and a.kicker_width == 1:
+                    # a kicker trio next to the chain reads as a longer chain: list it once
+                    if kick == 3 << (4 * (top + 1)) and self.is_chain_rank[top + 1]:
+                        continue  # the same cards as the chain one higher carrying the low trio
+                    if (leading and s >= 1 and kick == 3 << (4 * (s - 1))
+                            and self.is_chain_rank[s - 1] and longest_trio_chain > n):
+                        continue  # leads as a trio chain of n + 1
+                key = (main + kick, int(a.kind), s)
+                move = self.attach_cache.get(key)
+                if move is None:
+                    move = self.attach_cache[key] = Move(a.kind, s, n, main + kick)
+                out.append(move)
+
+    # -- public helpers ----------------------------------------------------------------
+    def leading(self, bits: int) -> list[Move]:
+        return self.collect(unpack(bits))
+
+    def following(self, bits: int, to_beat: Move) -> list[Move]:
+        c = unpack(bits)
+        kind = to_beat.kind
+        if kind == Kind.ROCKET:
+            return [PASS]
+        if kind == Kind.BOMB:
+            out = [self.bomb_table[r] for r in self.deck_ranks if c[r] == 4 and r > to_beat.rank]
+        else:
+            out = self.collect(c, kind, to_beat.length, to_beat.rank, leading=False)
+            if self.bomb_table is not None:
+                out.extend([self.bomb_table[r] for r in self.deck_ranks if c[r] == 4])
+        if self.rocket is not None and c[RB] and c[RR]:
+            out.append(self.rocket)
+        out.append(PASS)
+        return out
+
+
+@lru_cache(maxsize=None)
+def generator(rules: Rules) -> _Generator:
+    """The (cached) move tables of a rule set."""
+    if rules.wildcard is not None:
+        raise NotImplementedError("wildcard (癞子) move generation is not implemented yet")
+    return _Generator(rules)
+
+
+def _hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
+    bits = hand if isinstance(hand, int) else as_hand(hand).bits
+    rules.check_hand(bits)
+    return bits
+
+
+def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
+                to_beat: Optional[Move] = None) -> list[Move]:
+    """Every move ``hand`` can lead (``to_beat`` None or pass), or every move that beats
+    ``to_beat`` followed by `PASS`."""
+    bits = _hand_bits(hand, rules)
+    gen = generator(rules)
+    if to_beat is None or to_beat.kind == Kind.PASS:
+        return gen.leading(bits)
+    if to_beat.kind not in rules.kinds:
+        raise RulesError(f"{to_beat!r} is not a combination of the {rules.name} rules")
+    return gen.following(bits, to_beat)
+
+
+def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> Optional[Move]:
+    """The move these cards make when led, or None if they form no combination.
+
+    >>> detect("3333BR").kind.name, detect("33334444")
+    ('FOUR_TWO_SOLO', None)
+    """
+    bits = _hand_bits(cards, rules)
+    if bits == 0:
+        return PASS
+    size = bits_size(bits)
+    for move in generator(rules).collect(unpack(bits), size=size):
+        if move.cards == bits:
+            return move
+    return None
+
+
+def parse_move(text: str, rules: Rules = STANDARD) -> Move:
+    """Parse a move from text (``'pass'`` or cards); raise if the cards form no combination."""
+    stripped = text.strip().lower()
+    if stripped in ("pass", "p", "-", "不要", "过"):
+        return PASS
+    move = detect(text, rules)
+    if move is None:
+        raise IllegalCombinationError(f"{format_bits(pack(parse_counts(text)))} is not a "
+                                      f"combination of the {rules.name} rules")
+    return move
+
+
+def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[Move]:
+    """The move in ``moves`` that plays exactly these cards (None for none)."""
+    bits = cards if isinstance(cards, int) else (
+        0 if isinstance(cards, str) and cards.strip().lower() in ("pass", "p", "-")
+        else as_hand(cards).bits)
+    for m in moves:
+        if m.cards == bits:
+            return m
+    return None
+
+
+__all__ = ["Move", "PASS", "Kind", "legal_moves", "detect", "parse_move", "find_move", "generator"]

@@ -1,0 +1,233 @@
+"""Rule sets as data: which cards, how many players, which combinations.
+
+A variant is a `Rules` value, never an ``if variant == ...`` branch: the move generator
+(`ddzlab.moves`) reads the chain and attachment specs below, and the game reads the deal
+sizes. The kinds of combination are listed once, in `Kind` (numbered as DouZero numbers
+its move types, with the variants' kinds after them).
+
+>>> STANDARD.hand_size, STANDARD.kitty_size, MINI.hand_size
+(17, 3, 9)
+>>> Kind.PLANE_SOLO in STANDARD.kinds, Kind.PLANE_SOLO in HOMEWORK.kinds
+(True, False)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Optional
+
+from .cards import COPIES, N_RANKS, R2, R3, R9, RA, RANK_CHARS, RB, RR, bits_contain, pack
+
+
+class Kind(IntEnum):
+    PASS = 0
+    SOLO = 1
+    PAIR = 2
+    TRIO = 3
+    BOMB = 4
+    ROCKET = 5
+    TRIO_SOLO = 6
+    TRIO_PAIR = 7
+    SOLO_CHAIN = 8
+    PAIR_CHAIN = 9
+    TRIO_CHAIN = 10
+    PLANE_SOLO = 11
+    PLANE_PAIR = 12
+    FOUR_TWO_SOLO = 13
+    FOUR_TWO_PAIR = 14
+    GAP_SOLO_CHAIN = 15
+    GAP_PAIR_CHAIN = 16
+    GAP_TRIO_CHAIN = 17
+    QUAD_CHAIN = 18
+    QUAD_CHAIN_SOLO = 19
+    QUAD_CHAIN_PAIR = 20
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+#: copies of each chain rank in the main part, and the rank step between links
+KIND_SHAPE: dict[Kind, tuple[int, int]] = {
+    Kind.SOLO: (1, 1), Kind.PAIR: (2, 1), Kind.TRIO: (3, 1), Kind.BOMB: (4, 1),
+    Kind.TRIO_SOLO: (3, 1), Kind.TRIO_PAIR: (3, 1),
+    Kind.SOLO_CHAIN: (1, 1), Kind.PAIR_CHAIN: (2, 1), Kind.TRIO_CHAIN: (3, 1),
+    Kind.PLANE_SOLO: (3, 1), Kind.PLANE_PAIR: (3, 1),
+    Kind.FOUR_TWO_SOLO: (4, 1), Kind.FOUR_TWO_PAIR: (4, 1),
+    Kind.GAP_SOLO_CHAIN: (1, 2), Kind.GAP_PAIR_CHAIN: (2, 2), Kind.GAP_TRIO_CHAIN: (3, 2),
+    Kind.QUAD_CHAIN: (4, 1), Kind.QUAD_CHAIN_SOLO: (4, 1), Kind.QUAD_CHAIN_PAIR: (4, 1),
+}
+
+
+@dataclass(frozen=True)
+class ChainSpec:
+    """Chains of ``width`` copies per rank, ranks ``step`` apart, ``min_len..max_len`` links."""
+    kind: Kind
+    width: int
+    step: int
+    min_len: int
+    max_len: int
+
+
+@dataclass(frozen=True)
+class AttachSpec:
+    """A main part (a trio, a quad or a chain of them) carrying kickers.
+
+    ``base`` is the kind of the main part (TRIO, BOMB, TRIO_CHAIN or QUAD_CHAIN);
+    ``units`` the allowed chain lengths; each unit carries ``per_unit`` kickers that are
+    solos (``kicker_width`` 1) or pairs (2). Kickers never share a rank with the main part;
+    pair kickers come from distinct ranks.
+    """
+    kind: Kind
+    base: Kind
+    kicker_width: int
+    per_unit: int
+    min_units: int = 1
+    max_units: int = 1
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One rule set. Instances are frozen and hashable, so caches can key on them."""
+    name: str
+    deck: int                       # packed counts of the whole deck
+    hand_size: int                  # cards dealt to each player
+    kitty_size: int                 # cards the landlord receives
+    chain_ranks: tuple[int, ...]    # ranks that may stand in any chain
+    chains: tuple[ChainSpec, ...]
+    attachments: tuple[AttachSpec, ...]
+    units: tuple[Kind, ...] = (Kind.SOLO, Kind.PAIR, Kind.TRIO, Kind.BOMB)
+    rocket: bool = True
+    players: int = 3
+    bidding: bool = True
+    max_bid: int = 3
+    wildcard: Optional[int] = None  # the 癞子 rank, if any (not yet generated)
+    description: str = ""
+    kinds: frozenset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        kinds = set(self.units) | {c.kind for c in self.chains} | {a.kind for a in self.attachments}
+        if self.rocket:
+            kinds.add(Kind.ROCKET)
+        object.__setattr__(self, "kinds", frozenset(kinds))
+
+    @property
+    def deck_size(self) -> int:
+        return sum((self.deck >> (4 * r)) & 15 for r in range(N_RANKS))
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """Ranks present in the deck, ascending."""
+        return tuple(r for r in range(N_RANKS) if (self.deck >> (4 * r)) & 15)
+
+    def chain(self, kind: Kind) -> Optional[ChainSpec]:
+        for c in self.chains:
+            if c.kind == kind:
+                return c
+        return None
+
+    def check_hand(self, bits: int, what: str = "hand") -> None:
+        """Raise `RulesError` unless ``bits`` fits in this rule set's deck."""
+        from .errors import RulesError
+        if not bits_contain(self.deck, bits):
+            extra = [RANK_CHARS[r] for r in range(N_RANKS)
+                     if (bits >> (4 * r)) & 15 > (self.deck >> (4 * r)) & 15]
+            raise RulesError(f"{what} has more {', '.join(extra)} than the {self.name} deck holds")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _deck(ranks: range | tuple[int, ...]) -> int:
+    return pack(COPIES[r] if r in ranks else 0 for r in range(N_RANKS))
+
+
+_STD_RANKS = tuple(range(R3, RA + 1))
+
+STANDARD = Rules(
+    name="standard",
+    deck=_deck(tuple(range(N_RANKS))),
+    hand_size=17,
+    kitty_size=3,
+    chain_ranks=_STD_RANKS,
+    chains=(
+        ChainSpec(Kind.SOLO_CHAIN, 1, 1, 5, 12),
+        ChainSpec(Kind.PAIR_CHAIN, 2, 1, 3, 12),
+        ChainSpec(Kind.TRIO_CHAIN, 3, 1, 2, 12),
+    ),
+    attachments=(
+        AttachSpec(Kind.TRIO_SOLO, Kind.TRIO, 1, 1),
+        AttachSpec(Kind.TRIO_PAIR, Kind.TRIO, 2, 1),
+        AttachSpec(Kind.PLANE_SOLO, Kind.TRIO_CHAIN, 1, 1, 2, 12),
+        AttachSpec(Kind.PLANE_PAIR, Kind.TRIO_CHAIN, 2, 1, 2, 12),
+        AttachSpec(Kind.FOUR_TWO_SOLO, Kind.BOMB, 1, 2),
+        AttachSpec(Kind.FOUR_TWO_PAIR, Kind.BOMB, 2, 2),
+    ),
+    description="54 cards, 17 each + 3 kitty, bidding 1-3; DouZero's legal-move set",
+)
+
+MINI = Rules(
+    name="mini",
+    deck=_deck(tuple(range(R9, N_RANKS))),
+    hand_size=9,
+    kitty_size=3,
+    chain_ranks=tuple(range(R9, RA + 1)),
+    chains=(
+        ChainSpec(Kind.SOLO_CHAIN, 1, 1, 5, 6),
+        ChainSpec(Kind.PAIR_CHAIN, 2, 1, 3, 6),
+        ChainSpec(Kind.TRIO_CHAIN, 3, 1, 2, 3),
+        ChainSpec(Kind.QUAD_CHAIN, 4, 1, 2, 2),
+    ),
+    attachments=(
+        AttachSpec(Kind.TRIO_SOLO, Kind.TRIO, 1, 1),
+        AttachSpec(Kind.TRIO_PAIR, Kind.TRIO, 2, 1),
+        AttachSpec(Kind.PLANE_SOLO, Kind.TRIO_CHAIN, 1, 1, 2, 3),
+        AttachSpec(Kind.PLANE_PAIR, Kind.TRIO_CHAIN, 2, 1, 2, 3),
+        AttachSpec(Kind.FOUR_TWO_SOLO, Kind.BOMB, 1, 2),
+        AttachSpec(Kind.FOUR_TWO_PAIR, Kind.BOMB, 2, 2),
+        AttachSpec(Kind.QUAD_CHAIN_SOLO, Kind.QUAD_CHAIN, 1, 1, 2, 2),
+        AttachSpec(Kind.QUAD_CHAIN_PAIR, Kind.QUAD_CHAIN, 2, 1, 2, 2),
+    ),
+    bidding=False,
+    description="迷你斗地主: 30 cards (9..2, jokers), 9 each + 3 kitty, seat 0 is landlord",
+)
+
+HOMEWORK = Rules(
+    name="homework",
+    deck=STANDARD.deck,
+    hand_size=17,
+    kitty_size=3,
+    chain_ranks=_STD_RANKS,
+    chains=(
+        ChainSpec(Kind.SOLO_CHAIN, 1, 1, 5, 12),
+        ChainSpec(Kind.GAP_SOLO_CHAIN, 1, 2, 5, 6),
+        ChainSpec(Kind.PAIR_CHAIN, 2, 1, 3, 12),
+        ChainSpec(Kind.GAP_PAIR_CHAIN, 2, 2, 3, 6),
+        ChainSpec(Kind.TRIO_CHAIN, 3, 1, 2, 12),
+        ChainSpec(Kind.GAP_TRIO_CHAIN, 3, 2, 2, 6),
+    ),
+    attachments=(
+        AttachSpec(Kind.TRIO_SOLO, Kind.TRIO, 1, 1),
+        AttachSpec(Kind.TRIO_PAIR, Kind.TRIO, 2, 1),
+        AttachSpec(Kind.FOUR_TWO_SOLO, Kind.BOMB, 1, 2),
+        AttachSpec(Kind.FOUR_TWO_PAIR, Kind.BOMB, 2, 2),
+    ),
+    description="Tsinghua homework: gapped chains, no planes with wings, any hand size",
+)
+
+RULESETS: dict[str, Rules] = {r.name: r for r in (STANDARD, MINI, HOMEWORK)}
+
+
+def get_rules(name: str | Rules) -> Rules:
+    """Look a rule set up by name (``standard``, ``mini``, ``homework``)."""
+    if isinstance(name, Rules):
+        return name
+    from .errors import RulesError
+    try:
+        return RULESETS[name.lower()]
+    except KeyError:
+        raise RulesError(f"unknown rule set {name!r}; choose from {', '.join(RULESETS)}") from None
+
+
+__all__ = ["Kind", "KIND_SHAPE", "ChainSpec", "AttachSpec", "Rules", "STANDARD", "MINI",
+           "HOMEWORK", "RULESETS", "get_rules", "R2", "RB", "RR"]
