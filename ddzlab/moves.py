@@ -28,7 +28,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Optional, Union
 
-from .cards import (N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_contain, bits_size,
+from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_contain, bits_size,
                     format_bits, pack, parse_counts, unpack)
 from .errors import IllegalCombinationError, RulesError
 from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules
@@ -164,9 +164,52 @@ class _Generator:
                         table[n, s] = Move(spec.kind, s, n, sum(spec.width << (4 * r) for r in ranks))
             self.chains.append((spec, table))
         self.attachments = [(a, self._base_spec(a)) for a in rules.attachments]
-        self.attach_cache: dict[tuple[int, int, int], Move] = {}
+        self.attach_cache: dict[tuple[Kind, int, int], dict[int, Move]] = {}
         self.bomb_table = next((t for k, _, t in self.units if k == Kind.BOMB), None)
-        self.by_kind = {k: i for i, (k, _, _) in enumerate(self.units)}
+        self.by_kind = {kind: ([u for u in self.units if u[0] == kind],
+                               [ch for ch in self.chains if ch[0].kind == kind],
+                               [at for at in self.attachments if at[0].kind == kind]) for kind in Kind}
+        self.chain_flags = sum(1 << (4 * r) for r in rules.chain_ranks)
+        self.ranks_cache: dict[int, tuple[int, ...]] = {}
+        self.unit_tables = {w: next((t for _, kw, t in self.units if kw == w), None) for w in (1, 2, 3, 4)}
+        self.run_chains = {w: [(spec, self._run_table(spec, table)) for spec, table in self.chains
+                               if spec.width == w] for w in (1, 2, 3, 4)}
+        self.plain_cache: dict[int, dict[int, list[Move]]] = {w: {} for w in (1, 2, 3, 4)}
+        self.unit_attach = []
+        self.chain_attach = []
+        for a, base in self.attachments:
+            k = a.per_unit
+            if a.base in (Kind.TRIO, Kind.BOMB) and k in (1, 2):
+                self.unit_attach.append((base[0], a.kicker_width, k, self._unit_table(a, base[0])))
+            else:
+                self.chain_attach.append((a, base))
+
+    def _run_table(self, spec, table: dict[tuple[int, int], Move]) -> dict[tuple[int, int], list[Move]]:
+        """For a run of ``n`` chain ranks starting at ``s``: every chain of ``spec`` inside it."""
+        runs = {}
+        for s in self.rules.chain_ranks:
+            for n in range(1, len(self.rules.chain_ranks) + 1):
+                runs[s, n] = [table[m, s + i * spec.step] for m in range(spec.min_len, min(n, spec.max_len) + 1)
+                              for i in range(n - m + 1) if (m, s + i * spec.step) in table]
+        return runs
+
+    def _unit_table(self, a: AttachSpec, width: int) -> list:
+        """table[t][r] (one kicker) or table[t][r][s], r <= s (two), of precomputed moves."""
+        deck = unpack(self.rules.deck)
+        table: list = [None] * N_RANKS
+        for t in self.deck_ranks:
+            if deck[t] < width:
+                continue
+            main = width << (4 * t)
+            if a.per_unit == 1:
+                table[t] = [Move(a.kind, t, 1, main + (a.kicker_width << (4 * r)))
+                            if r != t and deck[r] >= a.kicker_width else None for r in range(N_RANKS)]
+            else:
+                table[t] = [[Move(a.kind, t, 1, main + (a.kicker_width << (4 * r))
+                                  + (a.kicker_width << (4 * s)))
+                             if t not in (r, s) and (r < s or a.kicker_width == 1 and deck[r] >= 2)
+                             else None for s in range(N_RANKS)] for r in range(N_RANKS)]
+        return table
 
     def _base_spec(self, a: AttachSpec) -> tuple[int, int, Optional[int]]:
         """(width, step, longest trio chain) of an attachment's main part."""
@@ -180,23 +223,22 @@ class _Generator:
         """Moves of ``c`` (rank counts), optionally only one kind / length / card count,
         with main rank above ``above``."""
         out: list[Move] = []
-        for ukind, width, table in self.units:
-            if (kind is None or kind == ukind) and (size is None or size == width):
+        units, chains, attachments = (self.units, self.chains, self.attachments) if kind is None \
+            else self.by_kind.get(kind, ((), (), ()))
+        for ukind, width, table in units:
+            if size is None or size == width:
                 out.extend([table[r] for r in self.deck_ranks if c[r] >= width and r > above])
         if self.rocket is not None and (kind is None or kind == Kind.ROCKET) and size in (None, 2):
             if c[RB] and c[RR]:
                 out.append(self.rocket)
-        for spec, table in self.chains:
-            if kind is not None and kind != spec.kind:
-                continue
+        for spec, table in chains:
             if size is not None and (size % spec.width or size // spec.width < spec.min_len):
                 continue
             want = length if size is None else size // spec.width
             self._chains(c, spec.width, spec.step, spec.min_len, spec.max_len, want, above,
                          lambda n, s, t=table: out.append(t[n, s]))
-        for a, base in self.attachments:
-            if kind is None or kind == a.kind:
-                self._attach(c, a, base, length, above, size, leading, out)
+        for a, base in attachments:
+            self._attach(c, a, base, length, above, size, leading, out)
         return out
 
     def _chains(self, c, width, step, min_len, max_len, want, above, emit) -> None:
@@ -226,31 +268,124 @@ class _Generator:
             k = a.per_unit * n
             if size is not None and size != width * n + k * a.kicker_width:
                 continue
-            main_ranks = {s + i * step for i in range(n)}
-            main = sum(width << (4 * r) for r in main_ranks)
-            if a.kicker_width == 1:
-                cap = 3 if k == 3 else 2
-                pool = [(r, min(c[r], cap)) for r in self.deck_ranks if c[r] and r not in main_ranks]
-            else:
-                pool = [(r, 1) for r in self.deck_ranks if c[r] >= 2 and r not in main_ranks]
             top = s + (n - 1) * step
-            for kick in _kicker_sets(pool, k, a.kicker_width):
-                if k == 3 and a.kicker_width == 1:
-                    # a kicker trio next to the chain reads as a longer chain: list it once
-                    if kick == 3 << (4 * (top + 1)) and self.is_chain_rank[top + 1]:
-                        continue  # the same cards as the chain one higher carrying the low trio
-                    if (leading and s >= 1 and kick == 3 << (4 * (s - 1))
-                            and self.is_chain_rank[s - 1] and longest_trio_chain > n):
-                        continue  # leads as a trio chain of n + 1
-                key = (main + kick, int(a.kind), s)
-                move = self.attach_cache.get(key)
-                if move is None:
-                    move = self.attach_cache[key] = Move(a.kind, s, n, main + kick)
-                out.append(move)
+            main_ranks = range(s, top + 1, step)
+            kicks = self._kicks(c, main_ranks, k, a.kicker_width)
+            if k == 3 and a.kicker_width == 1:
+                # a kicker trio next to the chain reads as a longer chain: list those cards once
+                if self.is_chain_rank[top + 1]:
+                    kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
+                if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
+                    kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
+            key = (a.kind, s, n)
+            cache = self.attach_cache.get(key)
+            if cache is None:
+                cache = self.attach_cache[key] = {}
+            moves = [cache.get(kick) for kick in kicks]
+            if None in moves:
+                main = sum(width << (4 * r) for r in main_ranks)
+                for kick in kicks:
+                    if kick not in cache:
+                        cache[kick] = Move(a.kind, s, n, main + kick)
+                moves = [cache[kick] for kick in kicks]
+            out += moves
 
-    # -- public helpers ----------------------------------------------------------------
+    def _kicks(self, c: list[int], main_ranks: range, k: int, kicker_width: int) -> list[int]:
+        """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc)."""
+        if kicker_width == 2:
+            pool = [r for r in self.deck_ranks if c[r] >= 2 and r not in main_ranks]
+            if k == 1:
+                return [2 << (4 * r) for r in pool]
+            if k == 2:
+                return [(2 << (4 * r)) + (2 << (4 * q)) for i, r in enumerate(pool) for q in pool[i + 1:]]
+            return _kicker_sets([(r, 1) for r in pool], k, 2)
+        pool = [r for r in self.deck_ranks if c[r] and r not in main_ranks]
+        if k == 1:
+            return [1 << (4 * r) for r in pool]
+        if k == 2:
+            return ([(1 << (4 * r)) + (1 << (4 * q)) for i, r in enumerate(pool) for q in pool[i + 1:]]
+                    + [2 << (4 * r) for r in pool if c[r] >= 2])
+        cap = 3 if k == 3 else 2
+        return _kicker_sets([(r, c[r] if c[r] < cap else cap) for r in pool], k, 1)
+
+    # -- the fast path for leading moves -----------------------------------------------
+    def _ranks(self, flags: int) -> tuple[int, ...]:
+        ranks = self.ranks_cache.get(flags)
+        if ranks is None:
+            ranks = self.ranks_cache[flags] = tuple(r for r in range(N_RANKS) if flags >> (4 * r) & 1)
+        return ranks
+
+    def _plain(self, width: int, flags: int) -> list[Move]:
+        """Moves without kickers made of ``width`` copies per rank, for ranks with ``flags``.
+
+        Chains are assembled from maximal runs of flagged ranks: every chain lies in
+        exactly one run, and the chains inside a run depend only on where it starts and
+        how long it is (`run_chains`).
+        """
+        ranks = self.ranks_cache.get(flags) or self._ranks(flags)
+        unit = self.unit_tables[width]
+        out = [unit[r] for r in ranks] if unit is not None else []
+        ok = self.is_chain_rank
+        for spec, runs in self.run_chains[width]:
+            step = spec.step
+            for s in ranks:
+                if not ok[s] or (s >= step and ok[s - step] and flags >> (4 * (s - step)) & 1):
+                    continue  # not the start of a run
+                n, r = 1, s + step
+                while r < N_RANKS and ok[r] and flags >> (4 * r) & 1:
+                    n, r = n + 1, r + step
+                if n >= spec.min_len:
+                    out += runs[s, n]
+        if width == 1 and self.rocket is not None and flags >> (4 * RB) & 1 and flags >> (4 * RR) & 1:
+            out.append(self.rocket)
+        self.plain_cache[width][flags] = out
+        return out
+
     def leading(self, bits: int) -> list[Move]:
-        return self.collect(unpack(bits))
+        """Every leading move of a packed hand (equal as a set to ``collect(unpack(bits))``).
+
+        Moves without kickers depend only on which ranks hold at least 1, 2, 3 or 4 cards,
+        so they come from per-width caches keyed by those rank flags; kickers on a trio or
+        a quad come from precomputed tables; planes take the general path.
+        """
+        f1 = (bits | bits >> 1 | bits >> 2) & LOW_BITS
+        f2 = (bits >> 1 | bits >> 2) & LOW_BITS
+        f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS
+        f4 = bits >> 2 & LOW_BITS
+        flags = (0, f1, f2, f3, f4)
+        pc = self.plain_cache
+        out = pc[1].get(f1) or self._plain(1, f1)
+        out = out + (pc[2].get(f2) or self._plain(2, f2))
+        if f3:
+            out += pc[3].get(f3) or self._plain(3, f3)
+            if f4:
+                out += pc[4].get(f4) or self._plain(4, f4)
+            rc = self.ranks_cache
+            ranks = [(), rc.get(f1) or self._ranks(f1), rc.get(f2) or self._ranks(f2),
+                     rc.get(f3) or self._ranks(f3), rc.get(f4) or self._ranks(f4) if f4 else ()]
+            for base_width, kicker_width, k, table in self.unit_attach:
+                bases = ranks[base_width]
+                if not bases:
+                    continue
+                pool = ranks[kicker_width]
+                for t in bases:
+                    row = table[t]
+                    if k == 1:
+                        out += [row[r] for r in pool if r != t]
+                        continue
+                    p = [r for r in pool if r != t]
+                    out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+                    if kicker_width == 1:
+                        out += [row[r][r] for r in ranks[2] if r != t]
+        if self.chain_attach and f3:
+            c = None
+            for a, base in self.chain_attach:
+                f = flags[base[0]]
+                if f & f >> (4 * base[1]) & self.chain_flags:
+                    if c is None:
+                        c = unpack(bits)
+                    self._attach(c, a, base, None, -1, None, True, out)
+        return out
 
     def following(self, bits: int, to_beat: Move) -> list[Move]:
         c = unpack(bits)

@@ -1,0 +1,31 @@
+"""Shared test helpers: seeded random hands for every rule set."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from hypothesis import HealthCheck, settings, strategies as st
+
+from ddzlab.cards import Hand
+from ddzlab.rules import Rules
+
+settings.register_profile("ci", max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def random_hand(rng: np.random.Generator, rules: Rules, size: int) -> Hand:
+    """``size`` cards drawn without replacement from the rule set's deck."""
+    deck = Hand.from_bits(rules.deck).ranks()
+    return Hand.from_ranks(rng.choice(deck, size, replace=False).tolist())
+
+
+@st.composite
+def hands(draw, rules: Rules, min_size: int = 0, max_size: int = 20) -> Hand:
+    """Hypothesis strategy: a random sub-multiset of the rule set's deck."""
+    deck = Hand.from_bits(rules.deck).ranks()
+    size = draw(st.integers(min_size, min(max_size, len(deck))))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return random_hand(np.random.default_rng(seed), rules, size)

@@ -1,0 +1,56 @@
+"""Adapters to the peer engines used as oracles (DouZero's move generator and detector)."""
+from __future__ import annotations
+
+from ddzlab.cards import Hand
+
+#: DouZero's card codes for ddzlab ranks 0..14
+DOUZERO_CODES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
+
+
+def to_douzero(bits: int) -> list[int]:
+    return [DOUZERO_CODES[r] for r in Hand.from_bits(bits).ranks()]
+
+
+def douzero_leading(hand: Hand) -> set[tuple[int, ...]]:
+    """DouZero's leading moves as sorted code tuples, less the ones its detector calls WRONG."""
+    from douzero.env import move_detector as md
+    from douzero.env.move_generator import MovesGener
+    out = set()
+    for move in MovesGener(to_douzero(hand.bits)).gen_moves():
+        move = sorted(move)
+        if md.get_move_type(move)["type"] != md.TYPE_15_WRONG:
+            out.add(tuple(move))
+    return out
+
+
+def douzero_following(hand: Hand, rival: list[int]) -> set[tuple[int, ...]]:
+    """DouZero's GameEnv reply set (its `get_legal_card_play_actions` logic) to ``rival``."""
+    from douzero.env import move_detector as md
+    from douzero.env import move_selector as ms
+    from douzero.env.move_generator import MovesGener
+    mg = MovesGener(to_douzero(hand.bits))
+    info = md.get_move_type(rival)
+    kind, length = info["type"], info.get("len", 1)
+    gens = {
+        md.TYPE_1_SINGLE: (mg.gen_type_1_single, ms.filter_type_1_single),
+        md.TYPE_2_PAIR: (mg.gen_type_2_pair, ms.filter_type_2_pair),
+        md.TYPE_3_TRIPLE: (mg.gen_type_3_triple, ms.filter_type_3_triple),
+        md.TYPE_4_BOMB: (lambda: mg.gen_type_4_bomb() + mg.gen_type_5_king_bomb(), ms.filter_type_4_bomb),
+        md.TYPE_6_3_1: (mg.gen_type_6_3_1, ms.filter_type_6_3_1),
+        md.TYPE_7_3_2: (mg.gen_type_7_3_2, ms.filter_type_7_3_2),
+        md.TYPE_8_SERIAL_SINGLE: (lambda: mg.gen_type_8_serial_single(length), ms.filter_type_8_serial_single),
+        md.TYPE_9_SERIAL_PAIR: (lambda: mg.gen_type_9_serial_pair(length), ms.filter_type_9_serial_pair),
+        md.TYPE_10_SERIAL_TRIPLE: (lambda: mg.gen_type_10_serial_triple(length), ms.filter_type_10_serial_triple),
+        md.TYPE_11_SERIAL_3_1: (lambda: mg.gen_type_11_serial_3_1(length), ms.filter_type_11_serial_3_1),
+        md.TYPE_12_SERIAL_3_2: (lambda: mg.gen_type_12_serial_3_2(length), ms.filter_type_12_serial_3_2),
+        md.TYPE_13_4_2: (mg.gen_type_13_4_2, ms.filter_type_13_4_2),
+        md.TYPE_14_4_22: (mg.gen_type_14_4_22, ms.filter_type_14_4_22),
+    }
+    moves: list[list[int]] = []
+    if kind in gens:
+        gen, keep = gens[kind]
+        moves = keep(gen(), rival)
+    if kind not in (md.TYPE_4_BOMB, md.TYPE_5_KING_BOMB):
+        moves = moves + mg.gen_type_4_bomb() + mg.gen_type_5_king_bomb()
+    moves.append([])
+    return {tuple(sorted(m)) for m in moves if not m or md.get_move_type(sorted(m))["type"] != md.TYPE_15_WRONG}
