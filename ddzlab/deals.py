@@ -1,0 +1,211 @@
+"""Deals: who holds which cards before bidding, and the text files that store them.
+
+A `Deal` is the starting position of one game: one packed hand per seat (in play order:
+seat 1 plays after seat 0, seat 2 after seat 1) and the kitty (底牌), kept *separate* from
+the hands. The game gives the kitty to whoever becomes landlord; in DouZero's evaluation
+mode that is seat 0, so seat 0 then holds 20 cards.
+
+File format (documented for users in ``data/deals/README.md``): one deal per line,
+fields separated by ``|``::
+
+    # rules: standard
+    # anything after '#' is a comment; blank lines are ignored
+    33456789TJQKA2222 | 3445566778899TTJJ | 34567889TJQQKKAAB | QKR
+
+The last field is the kitty (may be empty for two-player deals); the fields before it are
+the hands of seat 0, 1, 2. Cards use the `ddzlab.cards` notation, spaces inside a field are
+ignored. The reader checks every line and raises `DealFileError` naming the line number.
+
+>>> d = generate_deals(1, seed=0)[0]
+>>> [len(h) for h in d.hand_list()], len(d.kitty_hand())
+([17, 17, 17], 3)
+>>> Deal.parse(d.to_text()) == d
+True
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+import numpy as np
+
+from .cards import N_RANKS, RANK_CHARS, Hand, bits_size, format_bits, pack, parse_counts, shuffled
+from .config import DEALS_DIR
+from .errors import CardError, DealFileError
+from .rules import STANDARD, Rules, get_rules
+
+SeedLike = Union[None, int, np.random.Generator, np.random.SeedSequence]
+
+
+def as_rng(seed: SeedLike) -> np.random.Generator:
+    """A numpy Generator from a seed, a SeedSequence or an existing Generator (returned as is)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal: ``hands[seat]`` packed cards per seat (play order) and the packed kitty."""
+    hands: tuple[int, ...]
+    kitty: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def hand(self, seat: int) -> Hand:
+        return Hand.from_bits(self.hands[seat])
+
+    def hand_list(self) -> list[Hand]:
+        return [Hand.from_bits(b) for b in self.hands]
+
+    def kitty_hand(self) -> Hand:
+        return Hand.from_bits(self.kitty)
+
+    def to_text(self) -> str:
+        """One line of the deal file format (hands in seat order, kitty last)."""
+        return " | ".join([format_bits(b) for b in self.hands] + [format_bits(self.kitty)])
+
+    __str__ = to_text
+
+    @classmethod
+    def parse(cls, line: str, rules: Optional[Rules] = None, players: Optional[int] = None) -> "Deal":
+        """Parse one line of a deal file; validate it against ``rules`` if given.
+
+        Raises `DealFileError` (without a line number; `read_deals` adds it).
+        """
+        fields = [f.strip() for f in line.split("|")]
+        if len(fields) < 3:
+            raise DealFileError(f"expected at least 2 hands and a kitty separated by '|', "
+                                f"got {len(fields)} field(s)")
+        parts = []
+        for i, text in enumerate(fields):
+            what = "kitty" if i == len(fields) - 1 else f"seat {i} hand"
+            try:
+                parts.append(pack(parse_counts(text)))
+            except CardError as e:
+                raise DealFileError(f"{what}: {e}") from None
+        deal = cls(tuple(parts[:-1]), parts[-1])
+        if rules is not None:
+            deal.validate(rules, players)
+        return deal
+
+    def validate(self, rules: Rules = STANDARD, players: Optional[int] = None) -> None:
+        """Raise `DealFileError` unless the deal fits ``rules``.
+
+        Checks the number of hands, that no rank appears more often than the deck holds it,
+        and -- for the rule set's own player count -- each hand's and the kitty's size.
+        """
+        players = rules.players if players is None else players
+        if len(self.hands) != players:
+            raise DealFileError(f"expected {players} hands and a kitty, got {len(self.hands)} hands")
+        total = [0] * N_RANKS
+        for b in (*self.hands, self.kitty):
+            for r in range(N_RANKS):
+                total[r] += (b >> (4 * r)) & 15
+        over = [f"{RANK_CHARS[r]} x{total[r]} (deck has {(rules.deck >> (4 * r)) & 15})"
+                for r in range(N_RANKS) if total[r] > (rules.deck >> (4 * r)) & 15]
+        if over:
+            raise DealFileError(f"more copies than the {rules.name} deck holds: {', '.join(over)}")
+        if players == rules.players:
+            for seat, b in enumerate(self.hands):
+                if bits_size(b) != rules.hand_size:
+                    raise DealFileError(f"seat {seat} hand has {bits_size(b)} cards, "
+                                        f"the {rules.name} rules deal {rules.hand_size}")
+            if bits_size(self.kitty) != rules.kitty_size:
+                raise DealFileError(f"kitty has {bits_size(self.kitty)} cards, "
+                                    f"the {rules.name} rules use {rules.kitty_size}")
+        elif self.kitty:
+            raise DealFileError(f"a {players}-player deal has no kitty")
+
+
+def deal_cards(rules: Rules = STANDARD, rng: SeedLike = None, players: Optional[int] = None,
+               hand_size: Optional[int] = None) -> Deal:
+    """Shuffle the rule set's deck with ``rng`` and deal it.
+
+    With the rule set's own player count every seat gets ``hand_size`` cards and the rest
+    of the deck (``kitty_size`` cards) is the kitty; with another count (two-player 1v1)
+    there is no kitty and the remaining cards stay undealt.
+    """
+    rng = as_rng(rng)
+    players = rules.players if players is None else players
+    size = rules.hand_size if hand_size is None else hand_size
+    if players * size > rules.deck_size:
+        raise DealFileError(f"{players} hands of {size} cards do not fit the {rules.deck_size}-card deck")
+    cards = shuffled(rules.deck, rng)
+    hands = tuple(Hand.from_ranks(cards[i * size:(i + 1) * size]).bits for i in range(players))
+    kitty = 0
+    if players == rules.players and hand_size is None:
+        kitty = Hand.from_ranks(cards[players * size:players * size + rules.kitty_size]).bits
+    return Deal(hands, kitty)
+
+
+def generate_deals(n: int, seed: SeedLike = 0, rules: Rules = STANDARD,
+                   players: Optional[int] = None) -> list[Deal]:
+    """``n`` random deals drawn from one generator seeded by ``seed`` (reproducible)."""
+    rng = as_rng(seed)
+    return [deal_cards(rules, rng, players) for _ in range(n)]
+
+
+def write_deals(path: Union[str, Path], deals: Iterable[Deal], rules: Rules = STANDARD,
+                comment: str = "") -> Path:
+    """Write deals in the text format, with a ``# rules:`` header (and optional comment)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"# rules: {rules.name}"]
+    lines += [f"# {c}" for c in comment.splitlines()]
+    lines += [d.to_text() for d in deals]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def parse_deals(text: str, rules: Union[Rules, str, None] = None, players: Optional[int] = None,
+                source: str = "<text>") -> list[Deal]:
+    """Parse the deal file format from a string (see the module docstring).
+
+    ``rules`` defaults to the file's ``# rules: NAME`` header, else standard.
+    """
+    header_rules: Optional[Rules] = None
+    deals: list[Deal] = []
+    lines = text.splitlines()
+    for no, raw in enumerate(lines, 1):
+        body, _, comment = raw.partition("#")
+        key, _, value = comment.partition(":")
+        if not body.strip() and key.strip().lower() == "rules" and value.strip():
+            try:
+                header_rules = get_rules(value.strip())
+            except Exception as e:
+                raise DealFileError(f"{source}, line {no}: {e}") from None
+            continue
+        if not body.strip():
+            continue
+        use = get_rules(rules) if rules is not None else (header_rules or STANDARD)
+        try:
+            deals.append(Deal.parse(body, use, players))
+        except DealFileError as e:
+            raise DealFileError(f"{source}, line {no}: {e}") from None
+    return deals
+
+
+def read_deals(path: Union[str, Path], rules: Union[Rules, str, None] = None,
+               players: Optional[int] = None) -> list[Deal]:
+    """Read and validate a deal file; a bad line raises `DealFileError` naming its number.
+
+    A bare name such as ``"standard_1000"`` is looked up in `DEALS_DIR`.
+    """
+    path = Path(path)
+    if not path.exists() and not path.suffix and (DEALS_DIR / f"{path}.txt").exists():
+        path = DEALS_DIR / f"{path}.txt"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise DealFileError(f"cannot read deal file {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise DealFileError(f"{path} is not a UTF-8 text file") from None
+    return parse_deals(text, rules, players, source=str(path))
+
+
+__all__ = ["Deal", "SeedLike", "as_rng", "deal_cards", "generate_deals", "write_deals",
+           "parse_deals", "read_deals"]
