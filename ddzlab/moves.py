@@ -21,7 +21,7 @@ For the standard rules the leading set equals DouZero's (``MovesGener`` filtered
 >>> m.kind.name, m.rank_char, m.length
 ('PLANE_SOLO', '3', 2)
 >>> [str(m) for m in legal_moves(Hand("4445558BR"), to_beat=m)]
-['444555BR', '4445558B', '4445558R', 'BR', 'pass']
+['4445558B', '4445558R', '444555BR', 'BR', 'pass']
 """
 from __future__ import annotations
 
