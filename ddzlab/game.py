@@ -427,8 +427,8 @@ class Game:
         raise IllegalMoveError(
             f"{format_bits(cards)} ({detected.kind.label}) does not beat {last} "
             f"({last.kind.label}, played by seat {self.last_seat}): play a higher "
-            f"{last.kind.label}{'' if last.kind is Kind.ROCKET else ' of the same length'}, "
-            f"a bomb, the rocket, or pass")
+            f"{last.kind.label}{f' of the same length ({last.length})' if last.length > 1 else ''}"
+            f", a bomb, the rocket, or pass")
 
     # -- undo / copy ------------------------------------------------------------------
     def _snapshot(self) -> tuple:

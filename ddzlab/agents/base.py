@@ -56,6 +56,23 @@ def register_agent(name: str) -> Callable[[Callable[..., Agent]], Callable[..., 
     return deco
 
 
+_TRAINERS: dict[str, Callable[[list[str]], int]] = {}
+
+
+def register_trainer(name: str) -> Callable[[Callable[[list[str]], int]], Callable[[list[str]], int]]:
+    """Decorator: make ``trainer(argv) -> exit code`` available as ``ddzlab train NAME``."""
+    def deco(func: Callable[[list[str]], int]) -> Callable[[list[str]], int]:
+        _TRAINERS[name.lower()] = func
+        return func
+    return deco
+
+
+def available_trainers() -> dict[str, Callable[[list[str]], int]]:
+    """Registered trainers by name (modules of `ddzlab.agents` register them)."""
+    _discover()
+    return dict(sorted(_TRAINERS.items()))
+
+
 def _discover() -> None:
     global _DISCOVERED
     if _DISCOVERED:
@@ -154,4 +171,5 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
 
 
 __all__ = ["Agent", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
+           "register_trainer", "available_trainers",
            "parse_spec", "agent_name", "play_game"]

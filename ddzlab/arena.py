@@ -1,0 +1,201 @@
+"""Arena: duels on fixed deals with sides swapped, WP and ADP with 95% confidence intervals.
+
+The protocol is DouZero's evaluation (REFERENCE §1): no bidding, seat 0 is landlord and
+holds the kitty, play order landlord → down → up. Every deal is played twice, A as landlord
+against two copies of B, then B as landlord against two copies of A.
+
+* WP: share of games won by A's side (for farmers: either farmer going out).
+* ADP: average points of A's side per game, base 1 doubled by each bomb or rocket, i.e.
+  ``+2**bombs`` when A's side wins and ``-2**bombs`` when it loses (spring is not counted,
+  as in DouZero's evaluation).
+
+Agents are passed as *specs* (a registered name such as ``"random"``, ``(name, kwargs)``,
+or a picklable ``factory(seed=...)``) and rebuilt for every game with a seed derived from
+``(seed, deal index, half, seat)``: results do not depend on ``n_jobs`` or the backend.
+
+>>> from ddzlab.deals import generate_deals
+>>> df = duel("smallest", "random", generate_deals(4, seed=1), progress=False)
+>>> list(df.index), int(df.loc["combined", "n"])
+(['A landlord', 'A farmers', 'combined'], 8)
+"""
+from __future__ import annotations
+
+import math
+import os
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from .agents.base import AgentSpec, make_agent, play_game
+from .deals import Deal, generate_deals, read_deals
+from .game import Game
+from .rules import STANDARD, Rules, get_rules
+
+Z95 = 1.959963984540054
+GAME_COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves"]
+SUMMARY_COLUMNS = ["WP", "WP_lo", "WP_hi", "ADP", "ADP_lo", "ADP_hi", "n"]
+ROWS = ["A landlord", "A farmers", "combined"]
+
+
+def game_seed(seed: int, deal: int, half: int, seat: int) -> int:
+    """The seed of one agent in one game: independent of chunking and worker count."""
+    return int(np.random.SeedSequence([seed, deal, half, seat]).generate_state(1)[0])
+
+
+def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, rules: Rules,
+              seed: int = 0) -> list[tuple]:
+    """Both halves of one deal: rows of `GAME_COLUMNS` (A landlord first)."""
+    rows = []
+    for half, (lord, farmer) in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+        agents = [make_agent(spec, seed=game_seed(seed, index, half, s))
+                  for s, spec in enumerate((lord, farmer, farmer))]
+        game = play_game(Game(deal, rules=rules, landlord=0), agents)
+        lw = bool(game.landlord_won)
+        a_won = lw if half == 0 else not lw
+        points = (1 << game.bombs) * (1 if a_won else -1)
+        rows.append((index, half == 0, lw, a_won, game.bombs, points, len(game.history)))
+    return rows
+
+
+def _play_chunk(agent_a: AgentSpec, agent_b: AgentSpec, chunk: list[tuple[int, Deal]],
+                rules: Rules, seed: int) -> list[tuple]:
+    out: list[tuple] = []
+    for index, deal in chunk:
+        out.extend(play_deal(agent_a, agent_b, deal, index, rules, seed))
+    return out
+
+
+def _as_deals(deals: Union[Sequence[Deal], str, Path, int], rules: Rules, seed: int) -> list[Deal]:
+    if isinstance(deals, int):
+        return generate_deals(deals, seed=seed, rules=rules)
+    if isinstance(deals, (str, Path)):
+        return read_deals(deals, rules)
+    return list(deals)
+
+
+def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
+               deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
+               n_jobs: int = 1, backend: Optional[str] = None, progress: bool = True,
+               seed: int = 0, chunk_size: Optional[int] = None) -> pd.DataFrame:
+    """Play the duel and return one row per game (`GAME_COLUMNS`), sorted by deal and half.
+
+    ``deals``: a list of `Deal`, a deal file (path or name in ``data/deals``), or a number
+    of deals to generate from ``seed``. ``n_jobs`` > 1 or ``backend`` runs chunks of deals
+    through joblib; ``backend="dask"`` uses the current dask.distributed ``Client`` (one
+    is started on the local machine if none exists).
+    """
+    rules = get_rules(rules)
+    deal_list = _as_deals(deals, rules, seed)
+    indexed = list(enumerate(deal_list))
+    rows: list[tuple] = []
+    if n_jobs == 1 and backend is None:
+        it: Iterable = indexed
+        if progress:
+            from tqdm.auto import tqdm
+            it = tqdm(indexed, desc="duel", unit="deal")
+        for index, deal in it:
+            rows.extend(play_deal(agent_a, agent_b, deal, index, rules, seed))
+    else:
+        rows = _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
+                             chunk_size)
+    df = pd.DataFrame(rows, columns=GAME_COLUMNS)
+    return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
+
+
+def _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
+                  chunk_size) -> list[tuple]:
+    from joblib import Parallel, delayed, parallel_backend
+    if backend and n_jobs == 1:
+        n_jobs = -1     # joblib runs n_jobs=1 in this process, whatever the backend
+    workers = n_jobs if n_jobs and n_jobs > 0 else (os.cpu_count() or 1)
+    size = chunk_size or max(1, math.ceil(len(indexed) / (4 * workers)))
+    chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
+    tasks = (delayed(_play_chunk)(agent_a, agent_b, c, rules, seed) for c in chunks)
+    client = None
+    rows: list[tuple] = []
+    try:
+        if backend == "dask":
+            from dask.distributed import Client, get_client
+            try:
+                get_client()
+            except ValueError:
+                client = Client(processes=False)
+        context = parallel_backend(backend, n_jobs=n_jobs) if backend else nullcontext()
+        with context:
+            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
+            if progress:
+                from tqdm.auto import tqdm
+                results = tqdm(results, total=len(chunks), desc="duel", unit="chunk")
+            for part in results:
+                rows.extend(part)
+    finally:
+        if client is not None:
+            client.close()
+    return rows
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (well-behaved at 0% and 100%)."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean and normal-approximation interval (mean ± z·sd/√n)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(np.mean(values))
+    if n == 1:
+        return (m, math.nan, math.nan)
+    half = z * float(np.std(values, ddof=1)) / math.sqrt(n)
+    return (m, m - half, m + half)
+
+
+def summarize(games: pd.DataFrame) -> pd.DataFrame:
+    """The duel table: rows A landlord / A farmers / combined, `SUMMARY_COLUMNS`."""
+    parts = [games[games.a_landlord], games[~games.a_landlord], games]
+    out = []
+    for part in parts:
+        n = len(part)
+        wins = int(part.a_won.sum())
+        lo, hi = wilson(wins, n)
+        adp, alo, ahi = mean_ci(part.a_points.to_numpy(dtype=float))
+        out.append((wins / n if n else math.nan, lo, hi, adp, alo, ahi, n))
+    df = pd.DataFrame(out, index=pd.Index(ROWS, name="A as"), columns=SUMMARY_COLUMNS)
+    return df.astype({"n": int})
+
+
+def _label(spec: Any) -> str:
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, tuple):
+        return str(spec[0])
+    return getattr(spec, "__name__", type(spec).__name__)
+
+
+def duel(agent_a: AgentSpec, agent_b: AgentSpec, deals: Union[Sequence[Deal], str, Path, int],
+         rules: Union[Rules, str] = STANDARD, n_jobs: int = 1, backend: Optional[str] = None,
+         progress: bool = True, seed: int = 0, chunk_size: Optional[int] = None) -> pd.DataFrame:
+    """A against B on every deal, sides swapped; the WP/ADP table (module docstring).
+
+    For the per-game rows call `duel_games` (then `summarize`); ``df.attrs`` names A, B,
+    the rules and the number of deals.
+    """
+    games = duel_games(agent_a, agent_b, deals, rules, n_jobs, backend, progress, seed, chunk_size)
+    df = summarize(games)
+    df.attrs.update({"A": _label(agent_a), "B": _label(agent_b), "rules": get_rules(rules).name,
+                     "deals": int(games.deal.nunique()) if len(games) else 0})
+    return df
+
+
+__all__ = ["duel", "duel_games", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
+           "GAME_COLUMNS", "SUMMARY_COLUMNS", "ROWS"]

@@ -1,0 +1,294 @@
+"""The ``ddzlab`` command: play, duel, solve, train, report.
+
+    ddzlab play [--seat 0] [--agents random random] [--seed S] [--rules standard] [--landlord N]
+    ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
+    ddzlab solve HAND [--rules standard]
+    ddzlab train [NAME [ARGS...]]
+    ddzlab report [--full] [--only NN ...]
+
+``play`` reads your moves from standard input, so it can be scripted::
+
+    printf '0\\n...' | ddzlab play --seed 1
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence, TextIO
+
+from .agents.base import AgentError, agent_name, available_agents, available_trainers, make_agent
+from .cards import Hand, format_bits
+from .errors import DdzError
+from .game import Game, Phase
+from .moves import legal_moves
+from .rules import RULESETS, get_rules
+
+
+class _Quit(Exception):
+    """The human typed quit or standard input ended."""
+
+
+def _ask(prompt: str, inp: TextIO, out: TextIO) -> str:
+    print(prompt, end="", file=out, flush=True)
+    line = inp.readline()
+    if line == "":
+        print("", file=out)
+        raise _Quit("end of input")
+    line = line.strip()
+    if line.lower() in ("quit", "exit"):
+        raise _Quit("quit")
+    return line
+
+
+def _grouped(bits: int) -> str:
+    """Cards grouped by rank for reading: ``33 4 777 BR``."""
+    text = format_bits(bits)
+    groups: list[str] = []
+    for ch in text:
+        if groups and groups[-1][0] == ch:
+            groups[-1] += ch
+        else:
+            groups.append(ch)
+    return " ".join(groups) if groups else "(none)"
+
+
+def _who(game: Game, seat: int, human: int, names: dict[int, str]) -> str:
+    role = game.role(seat)
+    who = "you" if seat == human else f"seat {seat} ({names[seat]})"
+    return who if role == "bidder" else f"{who}, {role}"
+
+
+def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: TextIO) -> int:
+    """Run ``game`` with a human at seat ``human`` and agents elsewhere; 0 when finished."""
+    names = {s: agent_name(a) for s, a in agents.items()}
+    redeals = -1
+    print(f"ddzlab play: {game.rules.name} rules, you are seat {human}. "
+          "Type cards like 33344458, 'pass', 'moves' for your legal moves, 'quit' to stop.",
+          file=out)
+    try:
+        while game.phase is not Phase.FINISHED:
+            if game.redeals != redeals:
+                redeals = game.redeals
+                if redeals:
+                    print("Everyone passed: the cards are dealt again.", file=out)
+                print(f"Your hand ({len(game.hand(human))} cards): {_grouped(game.hands[human])}",
+                      file=out)
+            seat = game.to_act
+            if game.phase is Phase.BIDDING:
+                if seat == human:
+                    _human_bid(game, human, inp, out)
+                else:
+                    value = int(agents[seat].bid(game.observation(seat)))
+                    game.make_bid(value, seat)
+                    print(f"seat {seat} ({names[seat]}) " +
+                          (f"bids {value}" if value else "passes"), file=out)
+                if game.phase is Phase.PLAY:
+                    _announce_landlord(game, human, names, out)
+                continue
+            if seat == human:
+                _human_move(game, human, inp, out)
+            else:
+                move = game.play(agents[seat].play(game.observation(seat)), seat)
+                print(f"{_who(game, seat, human, names)} plays {_grouped(move.cards) if move.cards else 'pass'}"
+                      f"   [{game.sizes[seat]} left]", file=out)
+    except _Quit as q:
+        print(f"Game abandoned ({q}).", file=out)
+        return 1
+    _announce_result(game, human, names, out)
+    return 0
+
+
+def _announce_landlord(game: Game, human: int, names: dict[int, str], out: TextIO) -> None:
+    lord = game.landlord
+    who = "you are" if lord == human else f"seat {lord} ({names[lord]}) is"
+    print(f"Landlord: {who} the landlord, base score {game.bid}. "
+          f"Kitty: {_grouped(game.deal.kitty)}", file=out)
+
+
+def _human_bid(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
+    while True:
+        options = game.legal_bids()
+        text = _ask(f"Your bid ({' / '.join(map(str, options))}; 0 = pass): ", inp, out)
+        try:
+            value = 0 if text.lower() in ("pass", "p") else int(text)
+        except ValueError:
+            print(f"Rejected: {text!r} is not a number; bid one of {options}.", file=out)
+            continue
+        try:
+            game.make_bid(value, human)
+            return
+        except DdzError as e:
+            print(f"Rejected: {e}.", file=out)
+
+
+def _human_move(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
+    print(f"Your hand: {_grouped(game.hands[human])}   multiplier x{game.multiplier}", file=out)
+    if game.last_move is None:
+        print("You lead.", file=out)
+    else:
+        print(f"To beat: {_grouped(game.last_move.cards)} ({game.last_move.kind.label}) "
+              f"from seat {game.last_seat}", file=out)
+    while True:
+        text = _ask("Your move: ", inp, out)
+        if text.lower() in ("moves", "hint", "?"):
+            moves = game.legal_moves()
+            print(f"{len(moves)} legal: " + ", ".join(map(str, moves[:60])) +
+                  (" ..." if len(moves) > 60 else ""), file=out)
+            continue
+        if not text:
+            print("Rejected: empty input; type cards such as 334 or 'pass'.", file=out)
+            continue
+        try:
+            move = game.play(text, human)
+            said = f"You play {_grouped(move.cards)}" if move.cards else "You pass"
+            print(f"{said}   [{game.sizes[human]} left]", file=out)
+            return
+        except DdzError as e:
+            print(f"Rejected: {e}.", file=out)
+
+
+def _announce_result(game: Game, human: int, names: dict[int, str], out: TextIO) -> None:
+    w = game.winner
+    print(f"Game over: {'you' if w == human else f'seat {w} ({names[w]})'} went out first.",
+          file=out)
+    if game.landlord is not None:
+        side = "landlord" if game.landlord_won else "farmers"
+        print(f"The {side} win. Bombs/rockets: {game.bombs}"
+              f"{', spring' if game.spring else ''}; base {game.bid}, multiplier x{game.multiplier}.",
+              file=out)
+    for s, pts in enumerate(game.scores):
+        print(f"  seat {s}{' (you)' if s == human else ''} {game.role(s)}: {pts:+d}", file=out)
+
+
+# -- subcommands -----------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    rules = get_rules(args.rules)
+    game = Game(rules=rules, seed=args.seed, landlord=args.landlord,
+                first_bidder=args.first_bidder)
+    others = [s for s in range(game.players) if s != args.seat]
+    specs = list(args.agents) or ["random"]
+    agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
+                            [args.seed, s]) for i, s in enumerate(others)}
+    return play_interactive(game, args.seat, agents, inp, out)
+
+
+def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    import pandas as pd
+
+    from .arena import duel
+    rules = get_rules(args.rules)
+    deals = args.deal_file if args.deal_file else args.deals
+    df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
+              progress=not args.quiet, backend=args.backend)
+    print(f"{args.a} (A) vs {args.b} (B), {df.attrs.get('deals')} deals x 2 sides, "
+          f"{rules.name} rules, seat 0 landlord:", file=out)
+    with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
+        print(df.to_string(), file=out)
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    rules = get_rules(args.rules)
+    hand = Hand(args.hand)
+    rules.check_hand(hand.bits)
+    try:
+        from .analysis import solve_report  # provided by ddzlab.analysis when it is ready
+    except ImportError:
+        solve_report = None
+    if solve_report is not None:
+        print(solve_report(hand, rules), file=out)
+        return 0
+    moves = legal_moves(hand, rules)
+    print(f"hand {hand} ({len(hand)} cards, {rules.name} rules): {len(moves)} legal leading moves",
+          file=out)
+    print("analysis not available: ddzlab.analysis.solve_report is not implemented yet", file=out)
+    return 0
+
+
+def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    trainers = available_trainers()
+    if not args.name:
+        if trainers:
+            print("available trainers: " + ", ".join(trainers), file=out)
+        else:
+            print("no trainers registered yet (agents register them with "
+                  "ddzlab.agents.register_trainer)", file=out)
+        return 0
+    trainer = trainers.get(args.name.lower())
+    if trainer is None:
+        print(f"unknown trainer {args.name!r}; available: {', '.join(trainers) or 'none'}",
+              file=sys.stderr)
+        return 2
+    return int(trainer(list(args.args)) or 0)
+
+
+def cmd_report(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .report import ReportError, run_report
+    try:
+        run_report(full=args.full, only=args.only, out=out)
+    except ReportError as e:
+        print(f"ddzlab report: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ddzlab", description="Dou Dizhu research lab.")
+    sub = p.add_subparsers(dest="command", required=True)
+    rules_help = f"rule set: {', '.join(RULESETS)} (default standard)"
+
+    sp = sub.add_parser("play", help="play a game in the terminal against two agents")
+    sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    sp.add_argument("--agents", nargs="*", default=["random"],
+                    help=f"agents for the other seats (available: {', '.join(available_agents())})")
+    sp.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
+    sp.add_argument("--rules", default="standard", help=rules_help)
+    sp.add_argument("--landlord", type=int, default=None,
+                    help="fixed landlord seat, no bidding (DouZero evaluation mode)")
+    sp.add_argument("--first-bidder", type=int, default=0)
+    sp.set_defaults(func=cmd_play)
+
+    sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
+    sd.add_argument("a")
+    sd.add_argument("b")
+    sd.add_argument("--deals", type=int, default=1000, help="number of deals generated from --seed")
+    sd.add_argument("--deal-file", default=None, help="read deals from this file instead")
+    sd.add_argument("--seed", type=int, default=0)
+    sd.add_argument("--rules", default="standard", help=rules_help)
+    sd.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib)")
+    sd.add_argument("--backend", default=None, help="joblib backend, e.g. dask")
+    sd.add_argument("--quiet", action="store_true", help="no progress bar")
+    sd.set_defaults(func=cmd_duel)
+
+    ss = sub.add_parser("solve", help="analyse a hand")
+    ss.add_argument("hand")
+    ss.add_argument("--rules", default="standard", help=rules_help)
+    ss.set_defaults(func=cmd_solve)
+
+    st = sub.add_parser("train", help="run a registered trainer (no name: list them)")
+    st.add_argument("name", nargs="?")
+    st.add_argument("args", nargs=argparse.REMAINDER)
+    st.set_defaults(func=cmd_train)
+
+    sr = sub.add_parser("report", help="execute the numbered notebooks (figures/ and executed/)")
+    sr.add_argument("--full", action="store_true", help="paper scale (DDZLAB_SCALE=full)")
+    sr.add_argument("--only", nargs="+", metavar="NN", help="run only these notebook numbers")
+    sr.set_defaults(func=cmd_report)
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
+         stdout: Optional[TextIO] = None) -> int:
+    """Entry point of the ``ddzlab`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+    try:
+        return args.func(args, inp, out)
+    except (DdzError, AgentError) as e:
+        print(f"ddzlab {args.command}: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
