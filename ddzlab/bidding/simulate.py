@@ -1,0 +1,169 @@
+"""Simulation labels: how often a 17-card hand wins as landlord.
+
+For one hand, each simulated deal draws a random kitty (3 of the 37 unseen cards) and a
+random split of the other 34 between the two farmers, then plays the game in research mode
+(seat 0 is landlord with 20 cards and leads; no bidding) with the same play agent in every
+seat. The label is the landlord's win rate (and mean points, base 1, ×2 per bomb/spring).
+
+The play agent is a `ddzlab.agents` spec (``"smallest"``, ``"random"``, or any registered
+name or factory), so a stronger agent can be swapped in later; `DEFAULT_AGENT` names the
+best one available when this module was written.
+
+Reproducible: deal ``k`` of a hand is drawn from ``SeedSequence([seed, hand.bits, k])`` and
+the agents get seeds derived the same way, so a hand's label depends only on (hand,
+n_deals, agent, seed) — not on row order, chunking, workers or resuming.
+
+>>> r = simulate_hand("3456789TJQKA2BR22", n_deals=4, seed=0)
+>>> r["n_deals"], 0.0 <= r["win_rate"] <= 1.0
+(4, True)
+"""
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from ..cards import Hand, shuffled
+from ..deals import Deal
+from ..rules import STANDARD
+from .data import as_hands
+
+#: the play agent used for labels: the strongest registered agent when this was written
+#: (``ddzlab.agents`` offered only ``random`` and ``smallest``). Swap via ``agent=...``.
+DEFAULT_AGENT = "smallest"
+
+COLUMNS = ["cards", "n_deals", "wins", "win_rate", "mean_points", "agent", "seed"]
+
+
+def _seed_seq(seed: int, hand: Hand, k: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence([int(seed), hand.bits, int(k)])
+
+
+def random_deal(hand: Hand, rng: np.random.Generator) -> Deal:
+    """A deal with ``hand`` at seat 0, a random kitty and random farmer hands."""
+    if len(hand) != STANDARD.hand_size:
+        raise ValueError(f"simulation labels need a {STANDARD.hand_size}-card hand, got "
+                         f"{len(hand)} cards ({hand})")
+    rest = shuffled(STANDARD.deck - hand.bits, rng)
+    kitty = Hand.from_ranks(rest[:3]).bits
+    down = Hand.from_ranks(rest[3:20]).bits
+    up = Hand.from_ranks(rest[20:37]).bits
+    return Deal((hand.bits, down, up), kitty)
+
+
+def play_as_landlord(deal: Deal, agent: Any = DEFAULT_AGENT,
+                     seeds: Sequence[int] = (0, 1, 2)) -> tuple[bool, int]:
+    """Play one deal with seat 0 as landlord; (landlord won, landlord points at base 1)."""
+    from ..agents import make_agent, play_game
+    from ..game import Game
+    agents = [make_agent(agent, seed=int(s)) for s in seeds]
+    game = play_game(Game(deal, landlord=0), agents)
+    return bool(game.landlord_won), int(game.scores[0])
+
+
+def simulate_hand(hand: Union[Hand, str], n_deals: int = 50, agent: Any = DEFAULT_AGENT,
+                  seed: int = 0) -> dict[str, Any]:
+    """Landlord win rate of ``hand`` over ``n_deals`` random completions (see module doc)."""
+    hand = hand if isinstance(hand, Hand) else Hand(hand)
+    wins = 0
+    points = 0
+    for k in range(n_deals):
+        ss = _seed_seq(seed, hand, k)
+        deal_ss, agent_ss = ss.spawn(2)
+        deal = random_deal(hand, np.random.default_rng(deal_ss))
+        seeds = agent_ss.generate_state(3)
+        won, pts = play_as_landlord(deal, agent, seeds)
+        wins += won
+        points += pts
+    return {"cards": str(hand), "n_deals": n_deals, "wins": wins,
+            "win_rate": wins / n_deals if n_deals else math.nan,
+            "mean_points": points / n_deals if n_deals else math.nan,
+            "agent": _agent_label(agent), "seed": seed}
+
+
+def _agent_label(agent: Any) -> str:
+    if isinstance(agent, str):
+        return agent
+    if isinstance(agent, tuple):
+        return f"{agent[0]}:{','.join(f'{k}={v}' for k, v in sorted(agent[1].items()))}"
+    return getattr(agent, "__name__", type(agent).__name__)
+
+
+def _chunk(hands: list[Hand], n_deals: int, agent: Any, seed: int) -> list[dict[str, Any]]:
+    return [simulate_hand(h, n_deals, agent, seed) for h in hands]
+
+
+def read_labels(path: Union[str, Path]) -> pd.DataFrame:
+    """A simulated-label file as a DataFrame (columns `COLUMNS`)."""
+    return pd.read_csv(path, dtype={"cards": str, "agent": str})
+
+
+def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[str, Path],
+                n_deals: int = 50, agent: Any = DEFAULT_AGENT, seed: int = 0, n_jobs: int = 1,
+                chunk_size: int = 20, progress: bool = True) -> pd.DataFrame:
+    """Label hands by simulation, appending rows to the CSV at ``path``; returns all rows.
+
+    Resume: hands already in the file (same ``n_deals``, agent and seed) are skipped, so an
+    interrupted run continues where it stopped. A file made with other settings raises
+    ``ValueError`` rather than mixing labels. Duplicate hands are simulated once.
+    ``n_jobs`` > 1 runs chunks of hands in parallel through joblib (processes).
+    """
+    path = Path(path)
+    label = _agent_label(agent)
+    todo_all = list(dict.fromkeys(as_hands(hands)))            # unique, in order
+    done: set[str] = set()
+    if path.exists() and path.stat().st_size > 0:
+        old = read_labels(path)
+        if list(old.columns) != COLUMNS:
+            raise ValueError(f"{path}: not a simulated-label file (columns {list(old.columns)})")
+        bad = old[(old.n_deals != n_deals) | (old.agent != label) | (old.seed != seed)]
+        if len(bad):
+            raise ValueError(f"{path} holds labels made with other settings (e.g. n_deals="
+                             f"{bad.n_deals.iloc[0]}, agent={bad.agent.iloc[0]}, seed="
+                             f"{bad.seed.iloc[0]}); use another file")
+        done = set(old.cards)
+    todo = [h for h in todo_all if str(h) not in done]
+    chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new_file = not path.exists() or path.stat().st_size == 0
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        if new_file:
+            writer.writeheader()
+            f.flush()
+        for rows in _run(chunks, n_deals, agent, seed, n_jobs, progress, len(todo)):
+            writer.writerows(rows)
+            f.flush()
+    return read_labels(path)
+
+
+def _run(chunks: list[list[Hand]], n_deals: int, agent: Any, seed: int, n_jobs: int,
+         progress: bool, total: int) -> Iterator[list[dict[str, Any]]]:
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=total, desc="simulate", unit="hand")
+    try:
+        if n_jobs == 1:
+            results: Iterable = (_chunk(c, n_deals, agent, seed) for c in chunks)
+        else:
+            from joblib import Parallel, delayed
+            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                delayed(_chunk)(c, n_deals, agent, seed) for c in chunks)
+        for rows in results:
+            if bar is not None:
+                bar.update(len(rows))
+            yield rows
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def attach_labels(df: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
+    """``df`` (a DataFrame of hands) with the simulated columns joined on the cards text."""
+    cols = ["cards", "win_rate", "mean_points", "wins", "n_deals"]
+    return df.merge(labels[cols].drop_duplicates("cards"), on="cards", how="left")
