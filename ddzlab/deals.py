@@ -95,20 +95,12 @@ class Deal:
     def validate(self, rules: Rules = STANDARD, players: Optional[int] = None) -> None:
         """Raise `DealFileError` unless the deal fits ``rules``.
 
-        Checks the number of hands, that no rank appears more often than the deck holds it,
-        and -- for the rule set's own player count -- each hand's and the kitty's size.
+        Checks the number of hands, -- for the rule set's own player count -- each hand's
+        and the kitty's size, and that no rank appears more often than the deck holds it.
         """
         players = rules.players if players is None else players
         if len(self.hands) != players:
             raise DealFileError(f"expected {players} hands and a kitty, got {len(self.hands)} hands")
-        total = [0] * N_RANKS
-        for b in (*self.hands, self.kitty):
-            for r in range(N_RANKS):
-                total[r] += (b >> (4 * r)) & 15
-        over = [f"{RANK_CHARS[r]} x{total[r]} (deck has {(rules.deck >> (4 * r)) & 15})"
-                for r in range(N_RANKS) if total[r] > (rules.deck >> (4 * r)) & 15]
-        if over:
-            raise DealFileError(f"more copies than the {rules.name} deck holds: {', '.join(over)}")
         if players == rules.players:
             for seat, b in enumerate(self.hands):
                 if bits_size(b) != rules.hand_size:
@@ -119,6 +111,14 @@ class Deal:
                                     f"the {rules.name} rules use {rules.kitty_size}")
         elif self.kitty:
             raise DealFileError(f"a {players}-player deal has no kitty")
+        total = [0] * N_RANKS
+        for b in (*self.hands, self.kitty):
+            for r in range(N_RANKS):
+                total[r] += (b >> (4 * r)) & 15
+        over = [f"{RANK_CHARS[r]} x{total[r]} (deck has {(rules.deck >> (4 * r)) & 15})"
+                for r in range(N_RANKS) if total[r] > (rules.deck >> (4 * r)) & 15]
+        if over:
+            raise DealFileError(f"more copies than the {rules.name} deck holds: {', '.join(over)}")
 
 
 def deal_cards(rules: Rules = STANDARD, rng: SeedLike = None, players: Optional[int] = None,

@@ -112,7 +112,8 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
 
 def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
     """Build an agent from a spec; ``seed`` (int, SeedSequence or Generator) is passed to
-    agents whose constructor takes one, so random agents are reproducible."""
+    agents whose constructor takes one, so random agents are reproducible. A seed written
+    in the spec itself (``"random:seed=3"``) takes precedence."""
     if isinstance(spec, str):
         name, opts = parse_spec(spec)
         opts.update(kwargs)
@@ -124,7 +125,8 @@ def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
             raise AgentError(f"unknown agent {name!r}; available: {', '.join(available_agents())}")
         return _call(factory, seed, opts)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        return make_agent(spec[0], seed, **{**spec[1], **kwargs})
+        opts = {**spec[1], **kwargs}
+        return make_agent(spec[0], opts.pop("seed", seed), **opts)
     if callable(spec):
         return _call(spec, seed, kwargs)
     raise AgentError(f"cannot build an agent from {spec!r}: give a name, (name, kwargs) or a factory")

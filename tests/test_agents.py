@@ -1,0 +1,115 @@
+"""Agents: protocol, registry, random and smallest agents."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ddzlab.agents import (Agent, AgentError, RandomAgent, SmallestAgent, available_agents,
+                           make_agent, parse_spec, play_game, register_agent, smallest_key)
+from ddzlab.cards import Hand
+from ddzlab.deals import generate_deals
+from ddzlab.game import Game, Phase
+from ddzlab.moves import PASS, detect
+from ddzlab.rules import MINI
+
+
+def test_registry_builds_agents_by_name_and_spec():
+    assert {"random", "smallest"} <= set(available_agents())
+    assert isinstance(make_agent("random", seed=1), RandomAgent)
+    assert isinstance(make_agent("SMALLEST"), SmallestAgent)
+    assert parse_spec("random:seed=3,temp=0.5,flag=true") == (
+        "random", {"seed": 3, "temp": 0.5, "flag": True})
+    a = make_agent("random:seed=3")
+    b = make_agent(("random", {"seed": 3}))
+    obs = Game(generate_deals(1, seed=0)[0], landlord=0).observation(0)
+    assert [a.play(obs) for _ in range(5)] == [b.play(obs) for _ in range(5)]
+    with pytest.raises(AgentError, match="unknown agent 'nobody'.*random"):
+        make_agent("nobody")
+    with pytest.raises(AgentError, match="key=value"):
+        make_agent("random:seed")
+    with pytest.raises(AgentError):
+        make_agent(42)
+
+
+def test_register_a_new_agent():
+    @register_agent("always-first-test")
+    class First:
+        name = "first"
+
+        def bid(self, obs):
+            return obs.legal_bids[-1]
+
+        def play(self, obs):
+            return obs.legal_moves[0]
+
+    agent = make_agent("always-first-test", seed=5)      # no seed parameter: not passed
+    assert isinstance(agent, Agent) and agent.name == "first"
+    game = play_game(Game(seed=2), [agent, agent, agent])
+    assert game.landlord == 0 and game.bid == 3 and game.is_over
+
+
+def test_random_agent_is_reproducible_and_legal():
+    deals = generate_deals(5, seed=9)
+    def run(seed):
+        agents = [RandomAgent(np.random.default_rng([seed, s])) for s in range(3)]
+        return [play_game(Game(d, seed=1), agents).history for d in deals]
+    assert run(1) == run(1)
+    assert run(1) != run(2)
+
+
+def test_smallest_agent_picks_the_smallest_legal_move():
+    agent = SmallestAgent()
+    game = Game(generate_deals(1, seed=0)[0], landlord=0)
+    obs = game.observation(0)
+    move = agent.play(obs)
+    assert move.size == 1 and move.rank == obs.hand.ranks()[0]    # lowest single card
+    # following: lowest non-bomb reply; a bomb only when nothing else beats; pass last
+    moves = [detect("2"), detect("3333"), detect("BR"), PASS]
+    fake = obs.__class__(**{**{f: getattr(obs, f) for f in obs.__dataclass_fields__},
+                             "legal_moves": tuple(moves)})
+    assert agent.play(fake) == detect("2")
+    fake = obs.__class__(**{**{f: getattr(obs, f) for f in obs.__dataclass_fields__},
+                             "legal_moves": (detect("BR"), detect("3333"), PASS)})
+    assert agent.play(fake) == detect("3333")
+    fake = obs.__class__(**{**{f: getattr(obs, f) for f in obs.__dataclass_fields__},
+                             "legal_moves": (PASS,)})
+    assert agent.play(fake) is PASS
+    assert sorted([detect("44"), detect("3"), detect("33")], key=smallest_key) == [
+        detect("3"), detect("33"), detect("44")]
+
+
+def test_smallest_agents_never_redeal_forever():
+    agents = [SmallestAgent() for _ in range(3)]
+    game = play_game(Game(seed=0, first_bidder=1), agents)
+    assert game.redeals == 0 and game.landlord == 0 and game.bid == 1   # last bidder bids 1
+    assert game.is_over
+
+
+def test_play_game_on_mini_rules_and_bad_agents():
+    game = play_game(Game(rules=MINI, seed=3), [make_agent("random", seed=s) for s in range(3)])
+    assert game.is_over and sum(game.scores) == 0
+
+    class Cheater:
+        def bid(self, obs):
+            return 0
+
+        def play(self, obs):
+            return detect("BR")
+
+    game = Game(generate_deals(1, seed=0)[0], landlord=0)
+    assert Hand("BR") not in game.hand(0)
+    with pytest.raises(ValueError, match="not in seat 0's hand"):
+        play_game(game, [Cheater(), Cheater(), Cheater()])
+    assert game.history == [] and game.phase is Phase.PLAY
+
+    class Never:
+        def bid(self, obs):
+            return 0
+
+        def play(self, obs):
+            return obs.legal_moves[0]
+
+    with pytest.raises(AgentError, match="never bid"):
+        play_game(Game(seed=0), [Never()] * 3, max_redeals=3)
+    with pytest.raises(AgentError, match="2 agents"):
+        play_game(Game(seed=0), [Never()] * 2)
