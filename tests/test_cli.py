@@ -1,0 +1,144 @@
+"""The command line: play driven through stdin, duel, solve, train, report."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import types
+
+import nbformat
+import pytest
+
+from ddzlab import cli
+from ddzlab.agents import register_trainer
+from ddzlab.report import ReportError, find_notebooks, run_report
+
+CYCLE = ["pass", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "B", "R"]
+
+
+def scripted(first: list[str], cycles: int = 60) -> str:
+    """Some fixed lines, then 'pass' and every single card again and again: at every
+    turn one of them is accepted (pass when following, a held card when leading)."""
+    return "\n".join(first + CYCLE * cycles) + "\n"
+
+
+def run_main(argv, stdin_text="", capsys=None):
+    out = io.StringIO()
+    code = cli.main(argv, stdin=io.StringIO(stdin_text), stdout=out)
+    return code, out.getvalue()
+
+
+def test_play_fixed_landlord_with_rejected_inputs():
+    code, out = run_main(["play", "--seed", "3", "--landlord", "0", "--agents", "random", "smallest"],
+                         scripted(["pass", "ZZ", "3333", "", "moves"]))
+    assert code == 0, out
+    assert "you are seat 0" in out and "Your hand (20 cards): 333 444 5 77 88 9 TT J QQ KK A" in out
+    assert "Rejected: seat 0 cannot pass: it leads this trick and must play." in out
+    assert "Rejected: unknown card symbol 'Z'" in out
+    assert "Rejected: 3333 is not in seat 0's hand" in out and "missing 3" in out
+    assert "Rejected: empty input" in out
+    assert "legal: 3, 4, 5" in out                         # 'moves' lists the legal moves
+    assert "does not beat" in out
+    assert "You play 3" in out and "seat 2 (smallest)" in out and "seat 1 (random)" in out
+    assert "Game over" in out and "multiplier x" in out
+    scores = [int(line.rsplit(":", 1)[1]) for line in out.splitlines() if line.startswith("  seat ")]
+    assert len(scores) == 3 and sum(scores) == 0
+
+
+def test_play_with_bidding():
+    code, out = run_main(["play", "--seed", "5", "--agents", "smallest"],
+                         scripted(["4", "x", "3"]))
+    assert code == 0, out
+    assert "Your bid (0 / 1 / 2 / 3; 0 = pass): " in out
+    assert "Rejected: seat 0 cannot bid 4: bid 0 (pass) or 1..3." in out
+    assert "Rejected: 'x' is not a number" in out
+    assert "Landlord: you are the landlord, base score 3. Kitty:" in out
+    assert "Your hand (20 cards)" not in out.split("Landlord:")[0]   # 17 cards before the kitty
+
+
+def test_play_subprocess_stdin_ends_early():
+    proc = subprocess.run([sys.executable, "-m", "ddzlab.cli", "play", "--seed", "1",
+                           "--landlord", "0"], input="pass\n3Z\n", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "cannot pass" in proc.stdout and "unknown card symbol" in proc.stdout
+    assert "Game abandoned (end of input)" in proc.stdout
+
+
+def test_duel_prints_the_table():
+    code, out = run_main(["duel", "random", "smallest", "--deals", "6", "--seed", "2", "--quiet"])
+    assert code == 0
+    assert "random (A) vs smallest (B), 6 deals x 2 sides" in out
+    for word in ("A landlord", "A farmers", "combined", "WP", "ADP", "WP_lo"):
+        assert word in out
+
+
+def test_duel_unknown_agent(capsys):
+    code, _ = run_main(["duel", "random", "nobody", "--deals", "2", "--quiet"])
+    assert code == 2 and "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+def test_solve_plumbing(monkeypatch, capsys):
+    fake = types.ModuleType("ddzlab.analysis")
+    monkeypatch.setitem(sys.modules, "ddzlab.analysis", fake)
+    code, out = run_main(["solve", "33344458"])
+    assert code == 0
+    assert "18 legal leading moves" in out and "analysis not available" in out
+    fake.solve_report = lambda hand, rules: f"REPORT {hand} {rules.name}"
+    code, out = run_main(["solve", "33344458", "--rules", "standard"])
+    assert out.strip() == "REPORT 33344458 standard"
+    code, _ = run_main(["solve", "33Z"])
+    assert code == 2 and "unknown card symbol" in capsys.readouterr().err
+    code, _ = run_main(["solve", "99999"])
+    assert code == 2 and "copies" in capsys.readouterr().err
+
+
+def test_train_lists_and_dispatches(capsys):
+    seen = []
+
+    @register_trainer("unit-test-trainer")
+    def trainer(argv):
+        seen.append(argv)
+        return 0
+
+    code, out = run_main(["train"])
+    assert code == 0 and "unit-test-trainer" in out
+    assert run_main(["train", "unit-test-trainer", "--games", "3"])[0] == 0
+    assert seen == [["--games", "3"]]
+    assert run_main(["train", "nope"])[0] == 2
+    assert "unknown trainer 'nope'" in capsys.readouterr().err
+
+
+def _notebook(path, source):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, str(path))
+
+
+def test_report_runs_numbered_notebooks_in_order(tmp_path):
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    _notebook(nbdir / "01_first.ipynb",
+              "import os\nopen('scale.txt', 'a').write(os.environ['DDZLAB_SCALE'] + '\\n')")
+    _notebook(nbdir / "02_second.ipynb", "open('scale.txt', 'a').write('second\\n')")
+    _notebook(nbdir / "03_broken.ipynb", "raise RuntimeError('deliberate failure')")
+    (nbdir / "scratch.ipynb").write_text("not a numbered notebook: ignored")
+    assert [p.name for p in find_notebooks(nbdir)] == ["01_first.ipynb", "02_second.ipynb",
+                                                         "03_broken.ipynb"]
+    log = io.StringIO()
+    done = run_report(only=["1", "02"], notebooks_dir=nbdir, out=log)
+    assert [p.name for p in done] == ["01_first.ipynb", "02_second.ipynb"]
+    assert (nbdir / "executed" / "01_first.ipynb").exists()
+    assert (nbdir / "scale.txt").read_text() == "quick\nsecond\n"
+    assert "[1/2] 01_first.ipynb (scale quick) ... ok" in log.getvalue()
+    with pytest.raises(ReportError, match=r"notebook 03_broken.ipynb failed.*"
+                                          r"RuntimeError: deliberate failure"):
+        run_report(full=True, only=["03"], notebooks_dir=nbdir, out=io.StringIO())
+    with pytest.raises(ReportError, match="no notebook numbered 07"):
+        run_report(only=["07"], notebooks_dir=nbdir, out=io.StringIO())
+
+
+def test_report_command_fails_clearly(capsys):
+    code, _ = run_main(["report", "--only", "99"])
+    assert code == 1 and "no notebook numbered 99" in capsys.readouterr().err
