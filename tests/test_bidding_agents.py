@@ -1,0 +1,65 @@
+"""Threshold bidding agents: bid levels, legality in real games, delegation of play."""
+import math
+
+import numpy as np
+import pytest
+
+from ddzlab.agents import Agent, make_agent, play_game
+from ddzlab.bidding.agents import ThresholdBidder, bidding_match
+from ddzlab.bidding.data import load_calls
+from ddzlab.bidding.models import make_bidder, save_bidder
+from ddzlab.game import Game, Phase
+from ddzlab.deals import generate_deals
+
+
+@pytest.fixture(scope="module")
+def svm():
+    df = load_calls()
+    return make_bidder("linear_svc", "seed", C=0.01).fit(df, df.label)
+
+
+class FixedScore:
+    """A stand-in model whose decision value is the number of jokers + 2s (hand-checkable)."""
+
+    def decision_function(self, X):
+        return np.array([h.count("B") + h.count("R") + h.count("2") for h in X["hand"]], float)
+
+
+def test_levels_follow_thresholds():
+    b = ThresholdBidder(FixedScore(), thresholds=(1, 2, 4))
+    assert [b.level(h) for h in ("3456789TJQKA33445", "34567789TJQKA3344", "3456789TJQKA23445",
+                                 "3456789TJQKA22B34", "3456789TJQK222BR3")] == [0, 0, 1, 2, 3]
+    with pytest.raises(ValueError):
+        ThresholdBidder(FixedScore(), thresholds=(2, 1, 3))
+
+
+def test_bid_respects_current_bid(svm):
+    game = Game(generate_deals(1, seed=3)[0])
+    b = ThresholdBidder(FixedScore(), thresholds=(0, 0, math.inf))   # always worth 2
+    obs = game.observation(0)
+    assert b.bid(obs) == 2
+    game.make_bid(2)
+    assert b.bid(game.observation(1)) == 0        # cannot outbid 2 with a level-2 hand
+    assert isinstance(b, Agent)
+
+
+def test_games_with_threshold_bidders_are_legal(svm, tmp_path):
+    path = save_bidder(svm, tmp_path / "svm.joblib")
+    for i, deal in enumerate(generate_deals(5, seed=1)):
+        agents = [ThresholdBidder(path, thresholds=(-0.5, 0.5, 1.5), seed=i),
+                  ThresholdBidder(svm, seed=i), make_agent("smallest")]
+        game = play_game(Game(deal), agents)
+        assert game.phase is Phase.FINISHED and sum(game.scores) == 0
+        assert 1 <= game.bid <= 3
+
+
+def test_registry_builds_the_seed_bidder():
+    agent = make_agent("threshold_bidder", seed=0)
+    assert agent.level("3456789TJQKA2BR22") == 3 and agent.level("334455667899TJQK3") == 0
+
+
+def test_bidding_match_is_reproducible():
+    a = bidding_match(ThresholdBidder, "smallest", n_deals=3, seed=5)
+    b = bidding_match(ThresholdBidder, "smallest", n_deals=3, seed=5)
+    assert a.equals(b) and len(a) == 9 and sorted(set(a.seat)) == [0, 1, 2]
+    assert set(a.bid) <= {1, 2, 3}

@@ -1,0 +1,67 @@
+"""Simulation labels: reproducible with a seed, independent of order and workers, resumable."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from ddzlab.bidding.simulate import (COLUMNS, label_hands, random_deal, read_labels,
+                                     simulate_hand)
+from ddzlab.cards import Hand
+from ddzlab.rules import STANDARD
+
+HANDS = ["3456789TJQKA2BR22", "334455667899TJQK3", "3334445556667772B", "33445566778899TTJ"]
+
+
+def test_random_deal_completes_the_hand():
+    hand = Hand(HANDS[0])
+    deal = random_deal(hand, np.random.default_rng(0))
+    assert deal.hands[0] == hand.bits
+    deal.validate(STANDARD)                      # 17/17/17 + 3, no card twice
+    assert sum(deal.hands) + deal.kitty == STANDARD.deck
+    with pytest.raises(ValueError):
+        random_deal(Hand("33"), np.random.default_rng(0))
+
+
+def test_same_seed_same_label_other_seed_differs():
+    a = simulate_hand(HANDS[1], n_deals=6, seed=1)
+    b = simulate_hand(HANDS[1], n_deals=6, seed=1)
+    assert a == b
+    others = [simulate_hand(HANDS[1], n_deals=6, seed=s, agent="random") for s in range(2, 6)]
+    assert len({(o["wins"], o["mean_points"]) for o in others}) > 1
+
+
+def test_labels_do_not_depend_on_order_or_workers(tmp_path):
+    a = label_hands(HANDS, tmp_path / "a.csv", n_deals=3, seed=7, progress=False)
+    b = label_hands(HANDS[::-1], tmp_path / "b.csv", n_deals=3, seed=7, n_jobs=2,
+                    chunk_size=1, progress=False)
+    key = lambda d: d.sort_values("cards").reset_index(drop=True)
+    pd.testing.assert_frame_equal(key(a), key(b))
+    assert list(a.columns) == COLUMNS and len(a) == len(HANDS)
+
+
+def test_resume_skips_done_rows(tmp_path, monkeypatch):
+    path = tmp_path / "labels.csv"
+    first = label_hands(HANDS[:2], path, n_deals=3, seed=7, progress=False)
+    calls = []
+    import ddzlab.bidding.simulate as sim
+    real = sim.simulate_hand
+    monkeypatch.setattr(sim, "simulate_hand", lambda h, *a, **k: calls.append(str(h)) or real(h, *a, **k))
+    full = label_hands(HANDS, path, n_deals=3, seed=7, progress=False)
+    assert sorted(calls) == sorted(HANDS[2:])            # only the missing hands were simulated
+    assert len(full) == len(HANDS) and full.cards.is_unique
+    pd.testing.assert_frame_equal(full.iloc[:2], first)  # old rows untouched
+    fresh = label_hands(HANDS, tmp_path / "fresh.csv", n_deals=3, seed=7, progress=False)
+    pd.testing.assert_frame_equal(full.sort_values("cards").reset_index(drop=True),
+                                  fresh.sort_values("cards").reset_index(drop=True))
+    calls.clear()
+    label_hands(HANDS, path, n_deals=3, seed=7, progress=False)
+    assert calls == []                                   # all done: nothing to simulate
+
+
+def test_resume_refuses_other_settings(tmp_path):
+    path = tmp_path / "labels.csv"
+    label_hands(HANDS[:1], path, n_deals=3, seed=7, progress=False)
+    with pytest.raises(ValueError, match="other settings"):
+        label_hands(HANDS, path, n_deals=4, seed=7, progress=False)
+    with pytest.raises(ValueError, match="other settings"):
+        label_hands(HANDS, path, n_deals=3, seed=8, progress=False)
+    assert len(read_labels(path)) == 1
