@@ -1,6 +1,7 @@
 """The ``ddzlab`` command: play, duel, solve, train, report.
 
     ddzlab play [--seat 0] [--agents random random] [--seed S] [--rules standard] [--landlord N]
+                [--players 2]
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
@@ -65,6 +66,8 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
     print(f"ddzlab play: {game.rules.name} rules, you are seat {human}. "
           "Type cards like 33344458, 'pass', 'moves' for your legal moves, 'quit' to stop.",
           file=out)
+    if game.phase is Phase.PLAY and game.landlord is not None:
+        _announce_landlord(game, human, names, out)
     try:
         while game.phase is not Phase.FINISHED:
             if game.redeals != redeals:
@@ -164,7 +167,7 @@ def _announce_result(game: Game, human: int, names: dict[int, str], out: TextIO)
 def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules = get_rules(args.rules)
     game = Game(rules=rules, seed=args.seed, landlord=args.landlord,
-                first_bidder=args.first_bidder)
+                first_bidder=args.first_bidder, players=args.players)
     others = [s for s in range(game.players) if s != args.seat]
     specs = list(args.agents) or ["random"]
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
@@ -246,6 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--landlord", type=int, default=None,
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
     sp.add_argument("--first-bidder", type=int, default=0)
+    sp.add_argument("--players", type=int, choices=(2, 3), default=None,
+                    help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")

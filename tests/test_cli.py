@@ -33,6 +33,7 @@ def test_play_fixed_landlord_with_rejected_inputs():
                          scripted(["pass", "ZZ", "3333", "", "moves"]))
     assert code == 0, out
     assert "you are seat 0" in out and "Your hand (20 cards): 333 444 5 77 88 9 TT J QQ KK A" in out
+    assert "Landlord: you are the landlord, base score 1. Kitty:" in out
     assert "Rejected: seat 0 cannot pass: it leads this trick and must play." in out
     assert "Rejected: unknown card symbol 'Z'" in out
     assert "Rejected: 3333 is not in seat 0's hand" in out and "missing 3" in out
@@ -54,6 +55,15 @@ def test_play_with_bidding():
     assert "Rejected: 'x' is not a number" in out
     assert "Landlord: you are the landlord, base score 3. Kitty:" in out
     assert "Your hand (20 cards)" not in out.split("Landlord:")[0]   # 17 cards before the kitty
+
+
+def test_play_one_v_one():
+    code, out = run_main(["play", "--seed", "4", "--players", "2", "--rules", "homework",
+                          "--agents", "smallest"], scripted([]))
+    assert code == 0, out
+    assert "Landlord" not in out and "Game over" in out
+    scores = [int(line.rsplit(":", 1)[1]) for line in out.splitlines() if line.startswith("  seat ")]
+    assert len(scores) == 2 and sum(scores) == 0 and "player" in out
 
 
 def test_play_subprocess_stdin_ends_early():
