@@ -209,6 +209,7 @@ FEATURE_SETS: dict[str, tuple[type[HandFeatures], ...]] = {
     "seed": (SeedFeatures,),
     "counts": (SeedFeatures, RankCounts, GroupCounts),
     "shape": (SeedFeatures, RankCounts, GroupCounts, ChainFeatures),
+    "search": (SeedFeatures, RankCounts, GroupCounts, ChainFeatures, FewestPlays),
     "rich": (SeedFeatures, RankCounts, GroupCounts, ChainFeatures, FewestPlays, HandPower,
              GreedySplitValue),
 }
