@@ -104,6 +104,7 @@ def test_duel_swaps_sides_and_computes_wp_adp():
     assert list(games.bombs) == [0, 5] * 3           # smallest never bombs; bomber bombs 5x
     assert list(games.a_points) == [1, -32] * 3
     df = duel("smallest", Bomber, deals, progress=False)
+    assert summarize(games).equals(df)
     assert list(df.index) == ["A landlord", "A farmers", "combined"]
     assert list(df.n) == [3, 3, 6]
     assert list(df.WP) == [1.0, 0.0, 0.5]

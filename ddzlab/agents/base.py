@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, Union, runtime_checkable
 
 from ..errors import DdzError
 from ..game import Game, Observation, Phase
