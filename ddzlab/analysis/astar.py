@@ -1,0 +1,198 @@
+"""Fewest plays to empty a hand (homework Q1): A* over the rank sweep.
+
+`min_plays` searches the sweep of `ddzlab.analysis._core`: a state is (current rank,
+remaining cards, pending planes); from it the search either starts one more chain main
+at the lowest chain rank that has any (cost 1 play) or moves past that rank (cost 0);
+at any state it may also finish the rest with flat plays, whose exact fewest count comes
+from the cached histogram table (cost = that count). The goal is reached when the finish
+is the cheapest entry on the open list, so the answer is exact for every rule set.
+
+Heuristics (all admissible, i.e. never above the plays still needed):
+
+``"zero"``
+    h = 0: uniform-cost search.
+``"ceil"``
+    h = ceil(cards / longest), the homework's heuristic. ``cards`` counts the remaining
+    cards minus those the pending planes will carry as kickers (they cost no play), and
+    ``longest`` is an upper bound on the size of any play still possible from the state.
+    Each of the remaining plays removes at most ``longest`` cards, so at least
+    ``cards / longest`` plays remain: admissible. (Plays of a sub-hand are plays of the
+    hand, so the bound computed now holds for every later state.)
+``"strong"`` (default)
+    max(ceil, frozen bound): the cards no chain can take any more (ranks the sweep has
+    passed, 2s, jokers) need at least ``flat_plays(F) - slots(U) - quads(F)`` plays — see
+    `Tables.frozen_bound` for the proof. At the end of the sweep it equals the exact cost.
+
+>>> r = min_plays("33344455667788")
+>>> r.plays, [str(m) for m in r.moves]
+(2, ['33344456', '5566778878'])
+"""
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..cards import Hand, bits_size
+from ..moves import Move
+from ..rules import STANDARD, Rules, get_rules
+from ._core import hand_bits, moves_text, tables
+
+HEURISTICS = ("zero", "ceil", "strong")
+
+
+@dataclass
+class PlaysResult:
+    """Fewest plays, one optimal sequence and the search's effort."""
+    plays: int
+    moves: list[Move]
+    expanded: int = 0
+    generated: int = 0
+    seconds: float = 0.0
+    heuristic: str = "strong"
+    root_h: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.plays} plays: {moves_text(self.moves)}"
+
+
+def heuristic_value(tab, bits: int, r: int, pending: tuple, kind: str) -> int:
+    """The chosen admissible lower bound at a sweep state."""
+    if kind == "zero" or not bits:
+        return 0
+    cards = bits_size(bits) - tab.pending_slots(pending)[1]
+    if cards <= 0:
+        return 0
+    longest = tab.longest_bound(bits, r)
+    h = -(-cards // longest)
+    if kind == "strong":
+        f = tab.frozen_bound(bits, r, pending)
+        if f > h:
+            h = f
+    return h
+
+
+def finish_cost(tab, bits: int, pending: tuple, memo: dict) -> tuple[int, list]:
+    """Fewest plays to finish ``bits`` with flat plays after giving the pending planes
+    their kickers; returns (plays, chosen plane moves)."""
+    if not pending:
+        return tab.flat_plays(tab.hist_key(bits)), []
+    key = (bits, pending)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    best: tuple[int, list] = (10 ** 9, [])
+    head, rest = pending[0], pending[1:]
+    seen: set[int] = set()
+    for m in tab.pending_moves(bits, head):
+        left = bits - m.kickers
+        if rest:
+            cost, chosen = finish_cost(tab, left, rest, memo)
+        else:
+            hk = tab.hist_key(left)
+            if hk in seen:
+                continue
+            seen.add(hk)
+            cost, chosen = tab.flat_plays(hk), []
+        if cost < best[0]:
+            best = (cost, [m] + chosen)
+    memo[key] = best
+    return best
+
+
+def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
+              heuristic: str = "strong") -> PlaysResult:
+    """Fewest plays that empty ``hand`` under ``rules``, with one optimal sequence.
+
+    ``heuristic`` is ``"zero"``, ``"ceil"`` or ``"strong"`` (all exact; they differ in
+    the number of expanded states). Raises `RulesError` (a `ValueError`) if the hand
+    does not fit the rule set's deck.
+    """
+    rules = get_rules(rules)
+    if heuristic not in HEURISTICS:
+        raise ValueError(f"heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}")
+    bits = hand_bits(hand, rules)
+    t0 = time.perf_counter()
+    tab = tables(rules)
+    if not bits:
+        return PlaysResult(0, [], heuristic=heuristic)
+    finish_memo: dict = {}
+    # node key -> (g, r, bits, pending, link); link = (chain move, parent link) or None,
+    # kept per entry so that the path always matches the entry's own cards
+    nodes: dict = {}
+    start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
+    root = tab.state_key(start_r, bits, ())
+    h0 = heuristic_value(tab, bits, start_r, (), heuristic)
+    nodes[root] = (0, start_r, bits, (), None)
+    counter = 0
+    heap = [(h0, 0, counter, root, False)]
+    expanded = generated = 0
+    goal_parent = None
+    while heap:
+        f, neg_g, _, key, is_goal = heapq.heappop(heap)
+        if is_goal:
+            goal_parent = key
+            break
+        g, r, b, pending, link = nodes[key]
+        if -neg_g != g:
+            continue  # a cheaper path reached this state later
+        if is_goal is not None:
+            expanded += 1
+        # finish here with flat plays: exact now if cheap, else queued lazily at g + h
+        # (h never exceeds the finishing cost) and priced when it reaches the front
+        if is_goal is None or not pending:
+            cost, _ = finish_cost(tab, b, pending, finish_memo)
+            counter += 1
+            heapq.heappush(heap, (g + cost, -(g + cost), counter, (g, b, pending, link), True))
+            if is_goal is None:
+                continue
+        else:
+            counter += 1
+            heapq.heappush(heap, (f, neg_g, counter, key, None))
+        # next rank where some chain can start
+        s = tab.next_chain_rank(b, r)
+        opts = []
+        while s is not None:
+            opts = tab.chain_options(b, s)
+            if opts:
+                break
+            s = tab.next_chain_rank(b, s + 1)
+        if s is None:
+            continue
+        succ = [(s + 1, b, pending, g, None)]
+        for item, cards in opts:
+            if isinstance(item, Move):
+                succ.append((s, b - cards, pending, g + 1, item))
+            else:
+                succ.append((s, b - cards, tuple(sorted(pending + (item,))), g + 1, item))
+        for nr, nb, npend, ng, move in succ:
+            nkey = tab.state_key(nr, nb, npend)
+            old = nodes.get(nkey)
+            if old is not None and old[0] <= ng:
+                continue
+            nodes[nkey] = (ng, nr, nb, npend, (move, link) if isinstance(move, Move) else link)
+            h = heuristic_value(tab, nb, nr, npend, heuristic)
+            generated += 1
+            counter += 1
+            heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
+    assert goal_parent is not None
+    # rebuild: chain moves along the path, then pending planes and the flat split
+    g, b, pending, link = goal_parent
+    total, planes = finish_cost(tab, b, pending, finish_memo)
+    left = b
+    for m in planes:
+        left -= m.kickers
+    chain_moves: list[Move] = []
+    while link is not None:
+        chain_moves.append(link[0])
+        link = link[1]
+    chain_moves.reverse()
+    seq = chain_moves + planes + tab.flat_split(left)
+    seq.sort(key=lambda m: (m.rank, -m.size))
+    return PlaysResult(plays=g + total, moves=seq, expanded=expanded, generated=generated,
+                       seconds=time.perf_counter() - t0, heuristic=heuristic, root_h=h0)
+
+
+__all__ = ["min_plays", "PlaysResult", "HEURISTICS", "heuristic_value"]
