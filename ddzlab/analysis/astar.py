@@ -25,7 +25,7 @@ Heuristics (all admissible, i.e. never above the plays still needed):
 
 >>> r = min_plays("33344455667788")
 >>> r.plays, [str(m) for m in r.moves]
-(2, ['33344456', '5566778878'])
+(2, ['333444', '55667788'])
 """
 from __future__ import annotations
 

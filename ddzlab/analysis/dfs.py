@@ -1,0 +1,194 @@
+"""Best homework score (Q2): exact depth-first search with memoisation and bounds.
+
+The score ln(Value)/ln(step) is not additive, but for a fixed number of plays it only
+grows with the value. So `best_score` asks, for step counts s = s_min, s_min + 1, ...,
+for V*(s), the largest total reward of a split into exactly s plays, and keeps the best
+ln V*(s) / ln s. It stops as soon as even the most generous value for s plays
+(7 per play, 7/6 per card) cannot beat the best score found; this bound decreases in s.
+s_min is the fewest plays (`min_plays`).
+
+V*(s) is a depth-first search over the rank sweep of `ddzlab.analysis._core` with a
+budget of plays. It is memoised on (sweep state, budget) — states whose passed ranks
+have the same histogram share one entry — and it cuts every state whose admissible lower
+bound on the plays still needed (the A* "strong" heuristic) exceeds the budget. Flat plays
+are finished from the cached table "plays -> best reward" of the hand's histogram.
+
+>>> r = best_score("3334445566789")
+>>> r.steps, r.value, round(r.score, 4), [str(m) for m in r.moves]
+(3, 11, 2.1827, ['3335', '4446', '56789'])
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..cards import Hand, bits_size
+from ..moves import Move
+from ..rules import HOMEWORK, Rules, get_rules
+from ._core import hand_bits, moves_text, tables
+from .astar import heuristic_value, min_plays
+from .score import homework_score, reward, score_bound
+
+
+@dataclass
+class ScoreResult:
+    """The best score, its split, and the search's effort."""
+    score: float
+    value: int
+    steps: int
+    moves: list[Move]
+    nodes: int = 0
+    seconds: float = 0.0
+    values: dict = field(default_factory=dict)   # steps -> V*(steps) for the steps tried
+
+    def __str__(self) -> str:
+        return (f"score {self.score:.4f} (value {self.value}, {self.steps} plays): "
+                f"{moves_text(self.moves)}")
+
+
+class _Search:
+    """V*(budget) by memoised DFS; one instance per hand."""
+
+    def __init__(self, rules: Rules, prune: bool, memo: bool) -> None:
+        self.tab = tables(rules)
+        self.prune = prune
+        self.memo = memo
+        self.cache: dict = {}
+        self.leaf_cache: dict = {}
+        self.nodes = 0
+
+    def leaf(self, bits: int, pending: tuple, b: int) -> int:
+        """Largest reward of finishing with exactly ``b`` flat plays (-1 if impossible)."""
+        tab = self.tab
+        if not pending:
+            return tab.flat_profile(tab.hist_key(bits), reward).get(b, -1)
+        key = (bits, pending, b)
+        got = self.leaf_cache.get(key)
+        if got is None:
+            got = -1
+            head, rest = pending[0], pending[1:]
+            for m in tab.pending_moves(bits, head):
+                v = self.leaf(bits - m.kickers, rest, b)
+                if v > got:
+                    got = v
+            self.leaf_cache[key] = got
+        return got
+
+    def options(self, bits: int, r: int):
+        tab = self.tab
+        s = tab.next_chain_rank(bits, r)
+        while s is not None:
+            opts = tab.chain_options(bits, s)
+            if opts:
+                return s, opts
+            s = tab.next_chain_rank(bits, s + 1)
+        return None, []
+
+    def item_reward(self, item) -> int:
+        if isinstance(item, Move):
+            return reward(item.kind)
+        return reward(self.tab.pending_specs[item[0]].spec.kind)
+
+    def value(self, r: int, bits: int, pending: tuple, b: int) -> int:
+        """V* of this state with exactly ``b`` plays to go (-1: impossible)."""
+        if b < 0:
+            return -1
+        if not bits:
+            return self.leaf(bits, pending, b) if pending else (0 if b == 0 else -1)
+        key = None
+        if self.memo:
+            key = (self.tab.state_key(r, bits, pending), b)
+            got = self.cache.get(key)
+            if got is not None:
+                return got
+        self.nodes += 1
+        if self.prune and heuristic_value(self.tab, bits, r, pending, "strong") > b:
+            best = -1
+        else:
+            best = self.leaf(bits, pending, b)
+            s, opts = self.options(bits, r)
+            if s is not None:
+                v = self.value(s + 1, bits, pending, b)
+                if v > best:
+                    best = v
+                for item, cards in opts:
+                    npend = pending if isinstance(item, Move) else tuple(sorted(pending + (item,)))
+                    v = self.value(s, bits - cards, npend, b - 1)
+                    if v >= 0 and v + self.item_reward(item) > best:
+                        best = v + self.item_reward(item)
+        if key is not None:
+            self.cache[key] = best
+        return best
+
+    def rebuild(self, r: int, bits: int, pending: tuple, b: int, target: int) -> list[Move]:
+        """One split reaching ``target`` with ``b`` plays from this state."""
+        tab = self.tab
+        if self.leaf(bits, pending, b) == target:
+            out: list[Move] = []
+            for item in pending:
+                for m in tab.pending_moves(bits, item):
+                    rest = pending[pending.index(item) + 1:]
+                    if (rest and self.leaf(bits - m.kickers, rest, b) == target) or \
+                            (not rest and tab.flat_profile(tab.hist_key(bits - m.kickers),
+                                                           reward).get(b, -1) == target):
+                        out.append(m)
+                        bits -= m.kickers
+                        break
+            return out + tab.flat_split_for(bits, b, target, reward)
+        s, opts = self.options(bits, r)
+        if self.value(s + 1, bits, pending, b) == target:
+            return self.rebuild(s + 1, bits, pending, b, target)
+        for item, cards in opts:
+            w = self.item_reward(item)
+            npend = pending if isinstance(item, Move) else tuple(sorted(pending + (item,)))
+            if self.value(s, bits - cards, npend, b - 1) == target - w:
+                head = [item] if isinstance(item, Move) else []
+                return head + self.rebuild(s, bits - cards, npend, b - 1, target - w)
+        raise AssertionError("best-score reconstruction failed")  # pragma: no cover
+
+
+def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
+               prune: bool = True, memo: bool = True) -> ScoreResult:
+    """The split of ``hand`` with the best homework score (exact).
+
+    ``prune=False`` drops the play-count bound and the early stop, ``memo=False`` the
+    memo table (both for the ablation study; the answer does not change). Raises
+    `RulesError` if the hand does not fit the rule set. An empty hand has no split:
+    score -inf with zero plays.
+    """
+    rules = get_rules(rules)
+    bits = hand_bits(hand, rules)
+    t0 = time.perf_counter()
+    if not bits:
+        return ScoreResult(-math.inf, 0, 0, [])
+    n = bits_size(bits)
+    tab = tables(rules)
+    search = _Search(rules, prune, memo)
+    r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
+    s_min = min_plays(Hand.from_bits(bits), rules).plays if prune else 1
+    best = (-math.inf, 0, 0)
+    values: dict[int, int] = {}
+    for s in range(s_min, n + 1):
+        if prune and best[0] > -math.inf and score_bound(s, n) <= best[0]:
+            break
+        v = search.value(r0, bits, (), s)
+        values[s] = v
+        if v < 0:
+            continue
+        sc = homework_score(v, s)
+        if sc > best[0] or best[2] == 0:
+            best = (sc, v, s)
+        if sc == math.inf:
+            break
+    score, value, steps = best
+    if steps == 0:  # pragma: no cover - every hand has a split into solos
+        raise AssertionError("no split found")
+    moves = search.rebuild(r0, bits, (), steps, value)
+    moves.sort(key=lambda m: (m.rank, -m.size))
+    return ScoreResult(score, value, steps, moves, nodes=search.nodes,
+                       seconds=time.perf_counter() - t0, values=values)
+
+
+__all__ = ["best_score", "ScoreResult"]
