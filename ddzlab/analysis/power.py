@@ -1,0 +1,174 @@
+"""Weight-based hand power and hints (seed 003, penkzhou/DouDiZhu), in ddzlab's terms.
+
+Every play gets a *power*: a fixed cost per play (-150) plus -100 x its "badness", which is
+lower (better) for high ranks, long chains, bombs and the rocket. The power of a hand is
+the largest total power of a split into plays:
+
+    p(cards) = max over plays m holding the lowest rank of cards: power(m) + p(cards - m)
+
+Taking only plays that hold the lowest remaining rank lists each split once (whatever
+its order), so the recursion memoised on the remaining cards is fast. The plays come from
+one call to ``ddzlab.moves`` on the whole hand: a play of a sub-hand is a play of the hand,
+so each state filters that list by containment instead of regenerating moves.
+
+Hints (the seed's recommendation) order the legal plays by the power of what remains
+after them, best first; ties go to the play with less power of its own (keep strong
+cards), then to the lower rank.
+
+>>> [str(m) for m, _ in hints("433335")][:3]    # the seed's example: keep the bomb
+['4', '5', '333345']
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional, Union
+
+from ..cards import RB, RR, Hand, unpack
+from ..moves import Move, generator, legal_moves
+from ..rules import KIND_SHAPE, STANDARD, Kind, Rules, get_rules
+from ._core import check_move, hand_bits, moves_text
+
+ONE_HAND_POWER = -150.0   # cost of every extra play
+POWER_UNIT = -100.0       # power per unit of badness
+FACE_2 = 15               # face value of a 2 (3..A = 3..14, B = 16, R = 17)
+
+
+def _face(rank: int) -> int:
+    return rank + 3
+
+
+@lru_cache(maxsize=None)
+def _move_power(kind: Kind, rank: int, length: int, groups: int) -> float:
+    if kind == Kind.ROCKET:
+        bad = -8.0
+    else:
+        width, step = KIND_SHAPE[kind]
+        low = _face(rank)
+        top = low + ((length - 1) * step + 1) / 2.0   # middle of the span, as the seed
+        serial = length
+        if width == 4:
+            if groups:
+                bad = -1.5 * 3.0 + 0.003 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.002 \
+                    - groups * 0.002
+            elif low == FACE_2:
+                bad = -1.5 * 3.1
+            else:
+                bad = -1.5 * 4.0 + 0.175 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.002
+        elif width == 3:
+            bad = 0.433 + 0.02 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.02 \
+                - groups * 0.01
+        elif width == 2:
+            bad = 0.437 + 0.015 * (FACE_2 - top) + (serial if serial > 2 else 0) * 0.02
+        else:
+            bad = 0.435 + 0.0151 * (FACE_2 - top) + (serial if serial > 4 else 0) * 0.02
+    return ONE_HAND_POWER + POWER_UNIT * bad
+
+
+def _groups(move: Move) -> int:
+    """Number of kicker groups (solos or pairs) a play carries."""
+    kick = move.kickers
+    if not kick or move.kind in (Kind.ROCKET, Kind.PASS):
+        return 0
+    cards = sum(unpack(kick))
+    return cards // 2 if move.kind in (Kind.TRIO_PAIR, Kind.PLANE_PAIR, Kind.FOUR_TWO_PAIR,
+                                        Kind.QUAD_CHAIN_PAIR) else cards
+
+
+def move_power(move: Move) -> float:
+    """The seed's power of one play (higher is better; pass is 0).
+
+    >>> round(move_power(Move(Kind.SOLO, 0, 1, 1)), 2), round(move_power(Move(Kind.ROCKET, 13, 1, 0)), 2)
+    (-210.87, 650.0)
+    """
+    if move.kind == Kind.PASS:
+        return 0.0
+    return _move_power(move.kind, move.rank, move.length, _groups(move))
+
+
+@dataclass
+class PowerResult:
+    """Best split by power, and the search's effort."""
+    power: float
+    moves: list[Move]
+    states: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return f"power {self.power:.1f} in {len(self.moves)} plays: {moves_text(self.moves)}"
+
+
+class PowerSolver:
+    """Memoised hand power for the sub-hands of one hand."""
+
+    def __init__(self, bits: int, rules: Rules) -> None:
+        self.rules = rules
+        by_low: dict[int, list[tuple[int, float, Move]]] = {}
+        for m in generator(rules).collect(unpack(bits)):
+            low = next(r for r in range(15) if (m.cards >> (4 * r)) & 15)
+            by_low.setdefault(low, []).append((m.cards, move_power(m), m))
+        self.by_low = by_low
+        self.memo: dict[int, tuple[float, Optional[Move]]] = {0: (0.0, None)}
+
+    def power(self, bits: int) -> float:
+        got = self.memo.get(bits)
+        if got is not None:
+            return got[0]
+        low = 0
+        while not (bits >> (4 * low)) & 15:
+            low += 1
+        guard = 0x888888888888888  # bit 3 of each of the 15 nibbles
+        big = bits | guard
+        best, arg = -1e18, None
+        for cards, pw, m in self.by_low.get(low, ()):
+            if (big - cards) & guard == guard:
+                v = pw + self.power(bits - cards)
+                if v > best:
+                    best, arg = v, m
+        self.memo[bits] = (best, arg)
+        return best
+
+    def split(self, bits: int) -> list[Move]:
+        self.power(bits)
+        out = []
+        while bits:
+            m = self.memo[bits][1]
+            out.append(m)
+            bits -= m.cards
+        return out
+
+
+def hand_power(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD) -> PowerResult:
+    """The power of ``hand`` (the seed's p(cards)) and its best split; computed cold."""
+    rules = get_rules(rules)
+    bits = hand_bits(hand, rules)
+    t0 = time.perf_counter()
+    solver = PowerSolver(bits, rules)
+    p = solver.power(bits)
+    moves = solver.split(bits)
+    return PowerResult(p, moves, len(solver.memo), time.perf_counter() - t0)
+
+
+def hints(hand: Union[Hand, str], to_beat: Optional[Move] = None,
+          rules: Union[Rules, str] = STANDARD) -> list[tuple[Move, float]]:
+    """Legal plays (no pass), best first by the power of the cards left after them.
+
+    Returns (play, power of what remains). Raises `RulesError` if the hand or the play
+    to beat do not belong to the rule set.
+    """
+    rules = get_rules(rules)
+    bits = hand_bits(hand, rules)
+    if to_beat is not None:
+        check_move(to_beat, rules, "move to beat")
+    solver = PowerSolver(bits, rules)
+    out = []
+    for m in legal_moves(Hand.from_bits(bits), rules, to_beat):
+        if m.kind == Kind.PASS:
+            continue
+        out.append((m, solver.power(bits - m.cards)))
+    out.sort(key=lambda x: (-x[1], move_power(x[0]), x[0].rank, x[0].size))
+    return out
+
+
+__all__ = ["move_power", "hand_power", "hints", "PowerResult", "PowerSolver"]
