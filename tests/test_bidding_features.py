@@ -72,3 +72,14 @@ def test_feature_union_names_and_width():
     assert X.shape == (1, len(tr.get_feature_names_out())) == (1, 3 + 15 + 14 + 5)
     with pytest.raises(ValueError, match="unknown feature set"):
         make_features("nope")
+
+
+def test_compact_features_hand_checked():
+    from ddzlab.bidding.features import CompactFeatures
+    tr = CompactFeatures().fit(["3"])
+    assert list(tr.get_feature_names_out()) == ["red_joker", "black_joker", "twos", "aces",
+                                                 "bombs", "trios", "solo_run"]
+    # 3333 bomb; 555 trio; 3..J all present: a run of 9
+    assert tr.transform(["33334555678899TJAB"]).tolist() == [[0, 1, 0, 1, 1, 1, 9]]
+    # no run of five (K A 2 do not chain past A): solo_run 0; two trios; rocket
+    assert tr.transform(["QQQKKKAA22BR3579J"]).tolist() == [[1, 1, 2, 2, 0, 2, 0]]

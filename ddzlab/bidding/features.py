@@ -24,7 +24,7 @@ from sklearn.pipeline import FeatureUnion
 from ..cards import N_RANKS, R2, RA, RANK_CHARS, RB, RR, Hand
 from .data import as_hands
 
-__all__ = ["HandFeatures", "SeedFeatures", "RankCounts", "GroupCounts", "ChainFeatures",
+__all__ = ["HandFeatures", "SeedFeatures", "CompactFeatures", "RankCounts", "GroupCounts", "ChainFeatures",
            "FewestPlays", "HandPower", "GreedySplitValue", "make_features", "FEATURE_SETS",
            "longest_run"]
 
@@ -144,6 +144,23 @@ class ChainFeatures(HandFeatures):
         return solo, pair, trio, max_move, loose
 
 
+class CompactFeatures(HandFeatures):
+    """Seven numbers that carry nearly all of call.csv's signal: the high cards one by one
+    (red joker, black joker, 2s, aces), bombs, trios, and the longest solo chain (≥5, else 0).
+
+    >>> CompactFeatures().fit_transform(["3456789TTTJJJQA2R"]).tolist()
+    [[1.0, 0.0, 1.0, 1.0, 0.0, 2.0, 10.0]]
+    """
+
+    names = ("red_joker", "black_joker", "twos", "aces", "bombs", "trios", "solo_run")
+
+    def row(self, hand: Hand) -> tuple[int, ...]:
+        c = hand.counts
+        solo = longest_run(c, 1)
+        return (c[RR], c[RB], c[R2], c[RA], sum(1 for r in range(RB) if c[r] == 4),
+                sum(1 for r in range(RB) if c[r] == 3), solo if solo >= 5 else 0)
+
+
 # --- features computed by ddzlab.analysis (search); memoised per packed hand -------------
 
 def _analysis() -> object:
@@ -207,6 +224,7 @@ class GreedySplitValue(_Cached):
 
 FEATURE_SETS: dict[str, tuple[type[HandFeatures], ...]] = {
     "seed": (SeedFeatures,),
+    "compact": (CompactFeatures,),
     "counts": (SeedFeatures, RankCounts, GroupCounts),
     "shape": (SeedFeatures, RankCounts, GroupCounts, ChainFeatures),
     "search": (SeedFeatures, RankCounts, GroupCounts, ChainFeatures, FewestPlays),
@@ -232,7 +250,7 @@ def make_features(spec: str | Sequence[str | HandFeatures] = "seed") -> HandFeat
     return FeatureUnion([(_SHORT[type(p)], p) for p in parts])
 
 
-_SHORT: dict[type, str] = {SeedFeatures: "seed", RankCounts: "rank", GroupCounts: "group",
+_SHORT: dict[type, str] = {SeedFeatures: "seed", CompactFeatures: "compact", RankCounts: "rank", GroupCounts: "group",
                            ChainFeatures: "chain", FewestPlays: "fewest", HandPower: "power",
                            GreedySplitValue: "greedy"}
 _BY_NAME = {v: k for k, v in _SHORT.items()}
