@@ -83,3 +83,27 @@ def test_compact_features_hand_checked():
     assert tr.transform(["33334555678899TJAB"]).tolist() == [[0, 1, 0, 1, 1, 1, 9]]
     # no run of five (K A 2 do not chain past A): solo_run 0; two trios; rocket
     assert tr.transform(["QQQKKKAA22BR3579J"]).tolist() == [[1, 1, 2, 2, 0, 2, 0]]
+
+
+def test_fewest_plays_feature_hand_checked():
+    from ddzlab.bidding.features import FewestPlays
+    tr = FewestPlays().fit(["3"])
+    # 3..A chain, 222, BR: three plays, no small solos or pairs
+    assert tr.transform(["3456789TJQKA222BR"]).tolist() == [[3, 0, 0]]
+    assert tr.transform(["3579"]).tolist() == [[4, 4, 0]]        # four loose solos
+    assert tr.transform(["3355"]).tolist() == [[2, 0, 2]]        # two pairs, no chain
+    assert tr.transform(["AA22"]).tolist() == [[2, 0, 0]]        # A and 2 are not "small"
+
+
+def test_power_and_greedy_features_are_wired_to_analysis():
+    from ddzlab.analysis.greedy import greedy_q, greedy_split
+    from ddzlab.analysis.power import hand_power
+    from ddzlab.bidding.features import GreedySplitValue, HandPower
+    hand = "3456789TJQKA222BR"
+    p = HandPower().fit_transform([hand])[0]
+    assert p[0] == hand_power(hand).power and p[1] == len(hand_power(hand).moves)
+    g = GreedySplitValue().fit_transform([hand, "3"])
+    assert g[0, 0] == len(greedy_split(hand)) and g[0, 1] == greedy_q(hand).max_q
+    assert g[1].tolist() == [1, 1]   # a single card empties the hand: Q = MAX_Q + 1 - MAX_Q
+    X = make_features("rich").fit_transform([hand])
+    assert X.shape == (1, len(make_features("rich").get_feature_names_out()))
