@@ -1,0 +1,169 @@
+"""Open-hand endgame solver: who wins with perfect play when every hand is known.
+
+Two hands (1v1, homework Q3): the players alternate; the responder beats the last play
+or passes, and a pass hands the lead back. Three hands: the landlord (seat ``landlord``)
+against two farmers who win together; a trick ends after two passes in a row. The first
+player to empty the hand wins (for the farmers, either of them).
+
+The search is an AND-OR depth-first search memoised on (hands, seat to move, play to
+beat, seat that made it). It tries a play that empties the hand first, then larger plays
+before smaller ones, and stops at the first winning reply — so a won position usually
+costs one line, a lost one all replies. Plays come from ``ddzlab.moves``.
+
+>>> r = solve_endgame(["33", "4"])      # leading 33 cannot be answered
+>>> r.winner, [(s, str(m)) for s, m in r.line]
+(0, [(0, '33')])
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional, Sequence, Union
+
+from ..cards import Hand
+from ..errors import RulesError
+from ..moves import Move, generator, legal_moves
+from ..rules import STANDARD, Kind, Rules, get_rules
+from ._core import check_move, hand_bits
+
+
+@dataclass
+class EndgameResult:
+    """``winner``: the winning seat (1v1) or side (0 = landlord, 1 = farmers, three
+    hands); ``line``: one perfect-play continuation as (seat, play) until someone empties
+    the hand (the winner's plays win against every reply; the loser's are its longest
+    resistance found first)."""
+    winner: int
+    line: list[tuple[int, Move]]
+    nodes: int
+    seconds: float
+
+    def describe(self) -> str:
+        return " ; ".join(f"{s}:{m}" for s, m in self.line)
+
+
+class _Solver:
+    def __init__(self, rules: Rules, n: int, landlord: int) -> None:
+        self.rules = rules
+        self.n = n
+        self.landlord = landlord
+        self.gen = generator(rules)
+        self.memo: dict = {}
+        self.lead_cache: dict[int, list[Move]] = {}
+        self.nodes = 0
+
+    def side(self, seat: int) -> int:
+        if self.n == 2:
+            return seat
+        return 0 if seat == self.landlord else 1
+
+    def options(self, bits: int, last: Optional[Move]) -> list[Move]:
+        if last is None:
+            got = self.lead_cache.get(bits)
+            if got is None:
+                got = sorted(legal_moves(Hand.from_bits(bits), self.rules),
+                             key=lambda m: (m.cards != bits, -m.size, m.rank))
+                self.lead_cache[bits] = got
+            return got
+        got = legal_moves(Hand.from_bits(bits), self.rules, last)
+        got.sort(key=lambda m: (m.cards != bits, m.kind == Kind.PASS, m.is_bomb, m.rank))
+        return got
+
+    def step(self, state, seat, last, last_seat, m):
+        """The position after ``seat`` plays ``m``."""
+        nxt = (seat + 1) % self.n
+        if m.kind == Kind.PASS:
+            if self.n == 2 or nxt == last_seat:
+                return state, nxt, None, nxt           # the trick is over: nxt leads
+            return state, nxt, last, last_seat
+        new = state[:seat] + (state[seat] - m.cards,) + state[seat + 1:]
+        return new, nxt, m, seat
+
+    def wins(self, state: tuple, seat: int, last: Optional[Move], last_seat: int) -> bool:
+        """Whether the side of ``seat``, to move, wins with perfect play."""
+        key = (state, seat, last, last_seat)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        me = self.side(seat)
+        result = False
+        for m in self.options(state[seat], last):
+            if m.cards == state[seat] and m.kind != Kind.PASS:
+                result = True
+                break
+            child = self.step(state, seat, last, last_seat, m)
+            if self.side(child[1]) == me:
+                ok = self.wins(*child)
+            else:
+                ok = not self.wins(*child)
+            if ok:
+                result = True
+                break
+        self.memo[key] = result
+        return result
+
+    def line(self, state, seat, last, last_seat, limit: int = 200) -> list[tuple[int, Move]]:
+        """A perfect-play continuation: winners play a winning move, losers their first."""
+        out = []
+        while limit > 0 and all(state):
+            limit -= 1
+            me = self.side(seat)
+            win = self.wins(state, seat, last, last_seat)
+            chosen = None
+            for m in self.options(state[seat], last):
+                if m.cards == state[seat] and m.kind != Kind.PASS:
+                    chosen = m
+                    break
+                child = self.step(state, seat, last, last_seat, m)
+                child_win = self.wins(*child) if self.side(child[1]) == me else \
+                    not self.wins(*child)
+                if child_win == win:
+                    chosen = m
+                    break
+            assert chosen is not None
+            out.append((seat, chosen))
+            state, seat, last, last_seat = self.step(state, seat, last, last_seat, chosen)
+        return out
+
+
+def solve_endgame(hands: Sequence[Union[Hand, str]], rules: Union[Rules, str] = STANDARD,
+                  to_move: int = 0, to_beat: Optional[Move] = None,
+                  last_seat: Optional[int] = None, landlord: int = 0) -> EndgameResult:
+    """Solve an open-hand position of two or three hands.
+
+    ``to_move`` is the seat on turn; ``to_beat`` the play it must beat (None: it leads),
+    made by ``last_seat`` (default: the seat before ``to_move``). Raises `RulesError`
+    (a ValueError) for hands that do not fit the deck together, or a play to beat from
+    another rule set.
+    """
+    rules = get_rules(rules)
+    n = len(hands)
+    if n not in (2, 3):
+        raise ValueError(f"an endgame has two or three hands, not {n}")
+    state = tuple(hand_bits(h, rules) for h in hands)
+    total = [sum(x) for x in zip(*(Hand.from_bits(b).counts for b in state))]
+    deck = Hand.from_bits(rules.deck).counts
+    if any(t > c for t, c in zip(total, deck)):
+        raise RulesError(f"the hands together hold more cards than the {rules.name} deck")
+    if not all(state):
+        raise ValueError("every hand must hold cards (the game is already over)")
+    if not 0 <= to_move < n or not 0 <= landlord < n:
+        raise ValueError("seat out of range")
+    if to_beat is not None and to_beat.kind == Kind.PASS:
+        to_beat = None
+    if to_beat is not None:
+        check_move(to_beat, rules, "move to beat")
+        last_seat = (to_move - 1) % n if last_seat is None else last_seat
+    else:
+        last_seat = to_move
+    t0 = time.perf_counter()
+    solver = _Solver(rules, n, landlord)
+    first = solver.wins(state, to_move, to_beat, last_seat)
+    me = solver.side(to_move)
+    winner = me if first else 1 - me
+    line = solver.line(state, to_move, to_beat, last_seat)
+    return EndgameResult(winner, line, solver.nodes, time.perf_counter() - t0)
+
+
+__all__ = ["solve_endgame", "EndgameResult"]
