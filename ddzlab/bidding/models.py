@@ -75,20 +75,27 @@ def make_bidder(model: str = "linear_svc", features: Union[str, Sequence] = "see
 
 def default_grid(model: str, size: str = "quick") -> dict[str, list]:
     """The hyper-parameter grid searched for a model family (``size``: test, quick, full)."""
-    small = size == "test"
+    if size not in ("test", "quick", "full"):
+        raise ValueError(f"grid size {size!r}; use test, quick or full")
+    small, full = size == "test", size == "full"
     if model == "linear_svc":
-        return {"clf__C": list(np.logspace(-3, 1, 3 if small else 9))}
+        return {"clf__C": list(np.logspace(-3, 1, 3 if small else 13 if full else 9))}
     if model == "logreg":
-        return {"clf__C": list(np.logspace(-2, 2, 3 if small else 9))}
+        return {"clf__C": list(np.logspace(-2, 2, 3 if small else 13 if full else 9))}
     if model == "rbf_svc":
         if small:
-            return {"clf__C": [1.0], "clf__gamma": ["scale"]}
-        return {"clf__C": [0.3, 1, 3, 10, 30], "clf__gamma": ["scale", 0.003, 0.01, 0.03]}
+            return {"clf__C": [3.0], "clf__gamma": ["scale"]}
+        if full:
+            return {"clf__C": [0.3, 1, 3, 10, 30], "clf__gamma": ["scale", 0.003, 0.01, 0.03, 0.1]}
+        return {"clf__C": [1, 3, 10], "clf__gamma": ["scale", 0.01, 0.03]}
     if model == "gboost":
         if small:
             return {"clf__max_depth": [3], "clf__learning_rate": [0.1]}
-        return {"clf__max_depth": [2, 3, None], "clf__learning_rate": [0.03, 0.1],
-                "clf__max_iter": [200], "clf__l2_regularization": [0.0, 1.0]}
+        if full:
+            return {"clf__max_depth": [2, 3, None], "clf__learning_rate": [0.03, 0.1],
+                    "clf__max_iter": [100, 300], "clf__l2_regularization": [0.0, 1.0]}
+        return {"clf__max_depth": [2, 3], "clf__learning_rate": [0.03, 0.1],
+                "clf__max_iter": [200]}
     raise ValueError(f"unknown model {model!r}; one of {', '.join(MODELS)}")
 
 
