@@ -9,10 +9,12 @@ from .errors import (CardError, DdzError, DealFileError, IllegalCombinationError
                      IllegalMoveError, ModelFileError, OutOfTurnError, RulesError)
 from .moves import PASS, Move, detect, legal_moves, parse_move
 from .rules import HOMEWORK, MINI, STANDARD, Kind, Rules, get_rules
+from .deals import Deal
+from .game import Game, Observation, Phase
 
 __version__ = "0.1.0"
 
-__all__ = ["Hand", "Move", "PASS", "Kind", "Rules", "STANDARD", "MINI", "HOMEWORK", "get_rules",
+__all__ = ["Hand", "Move", "Game", "Observation", "Phase", "Deal", "PASS", "Kind", "Rules", "STANDARD", "MINI", "HOMEWORK", "get_rules",
            "legal_moves", "detect", "parse_move", "DdzError", "CardError", "RulesError",
            "IllegalCombinationError", "IllegalMoveError", "OutOfTurnError", "DealFileError",
            "ModelFileError"]
