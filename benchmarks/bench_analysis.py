@@ -1,0 +1,125 @@
+"""Hand-analysis speed: A* fewest plays, DFS best score, hand power, endgame solver.
+
+Prints medians and maxima against the issue's targets, and the endgame solver against the
+PyPI package ``doudizhu-resolver`` (if installed) on the same 1v1 positions. Each search
+starts cold (hand power) or with only ddzlab's per-rule-set tables warm (A*, DFS).
+Run: ``python benchmarks/bench_analysis.py [--hands 300] [--positions 6] [--puzzle]``.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from _common import distinct_hands
+
+from ddzlab.cards import Hand
+from ddzlab.rules import HOMEWORK, STANDARD
+from ddzlab.analysis import best_score, hand_power, min_plays, solve_endgame
+
+
+def timed(fn, items) -> list[float]:
+    out = []
+    for x in items:
+        t = time.perf_counter()
+        fn(x)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def report(name: str, times: list[float], median_target: float | None, max_target: float | None):
+    med, mx = statistics.median(times) * 1e3, max(times) * 1e3
+    verdict = []
+    if median_target is not None:
+        verdict.append(f"median target {median_target:g} ms {'ok' if med <= median_target else 'MISSED'}")
+    if max_target is not None:
+        verdict.append(f"max target {max_target:g} ms {'ok' if mx <= max_target else 'MISSED'}")
+    print(f"{name:44s} median {med:8.2f} ms  max {mx:8.2f} ms   {'; '.join(verdict)}")
+
+
+SYM = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+
+
+def resolver_cards(hand: Hand) -> str:
+    """A hand in doudizhu-resolver's notation (suits assigned in order)."""
+    out = []
+    for r, c in enumerate(hand.counts):
+        if r == 13 and c:
+            out.append("BJ")
+        elif r == 14 and c:
+            out.append("CJ")
+        else:
+            out += [SYM[r] + s for s in "shdc"[:c]]
+    return "-".join(out)
+
+
+def endgame_bench(positions: int, puzzle: bool) -> None:
+    rng = np.random.default_rng(7)
+    deck = Hand.from_bits(STANDARD.deck).ranks()
+    try:
+        import doudizhu_resolver as peer
+    except ImportError:
+        peer = None
+        print("doudizhu-resolver not installed: `pip install doudizhu-resolver` to compare")
+    for sizes in ((3, 3), (4, 4)) + (((10, 3),) if puzzle else ()):
+        ours, theirs, agree = [], [], 0
+        for i in range(positions if sizes != (10, 3) else 1):
+            if sizes == (10, 3):   # the package README's puzzle
+                a, b = Hand("2QQTT77553"), Hand("AA9")
+            else:
+                cards = rng.choice(deck, sum(sizes), replace=False).tolist()
+                a, b = Hand.from_ranks(cards[:sizes[0]]), Hand.from_ranks(cards[sizes[0]:])
+            t = time.perf_counter()
+            win = solve_endgame([a, b]).winner == 0
+            ours.append(time.perf_counter() - t)
+            if peer is not None:
+                peer.clear_cache()
+                t = time.perf_counter()
+                theirs_win = peer.is_winable(resolver_cards(a), resolver_cards(b))
+                theirs.append(time.perf_counter() - t)
+                agree += theirs_win == win
+        line = f"endgame 1v1 {sizes[0]} vs {sizes[1]} cards ({len(ours)} positions): " \
+               f"ddzlab median {statistics.median(ours) * 1e3:.2f} ms"
+        if theirs:
+            ratio = statistics.median(theirs) / statistics.median(ours)
+            line += (f", doudizhu-resolver median {statistics.median(theirs) * 1e3:.0f} ms "
+                     f"({ratio:,.0f}x slower), same winner {agree}/{len(ours)}")
+        print(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--positions", type=int, default=6)
+    parser.add_argument("--puzzle", action="store_true",
+                        help="also time the package README's 10-vs-3 puzzle (~80 s for the peer)")
+    args = parser.parse_args()
+    deck = Hand.from_bits(STANDARD.deck)
+
+    t = time.perf_counter()
+    min_plays(deck, STANDARD)
+    print(f"{'min_plays whole 54-card deck, cold tables':44s} {1e3 * (time.perf_counter() - t):8.1f} ms"
+          "   target 1000 ms")
+    hands = distinct_hands(args.hands, 20, seed=20)
+    report("min_plays 20-card standard (strong h)", timed(lambda h: min_plays(h, STANDARD), hands),
+           5, 200)
+    for h in ("ceil", "zero"):
+        report(f"min_plays 20-card standard ({h} h)",
+               timed(lambda x: min_plays(x, STANDARD, h), hands), None, None)
+    t = time.perf_counter()
+    min_plays(deck, STANDARD)
+    print(f"{'min_plays whole 54-card deck, warm tables':44s} {1e3 * (time.perf_counter() - t):8.1f} ms")
+    hw = distinct_hands(max(args.hands // 3, 20), 20, seed=21, rules=HOMEWORK)
+    report("best_score 20-card homework", timed(lambda h: best_score(h, HOMEWORK), hw), 50, None)
+    for n in (30, 40, 54):
+        hs = distinct_hands(5 if n < 54 else 1, n, seed=n, rules=HOMEWORK)
+        report(f"best_score {n}-card homework", timed(lambda h: best_score(h, HOMEWORK), hs),
+               None, None)
+    report("hand power 20-card standard (cold)", timed(lambda h: hand_power(h, STANDARD), hands),
+           5, None)
+    endgame_bench(args.positions, args.puzzle)
+
+
+if __name__ == "__main__":
+    main()
