@@ -42,7 +42,7 @@ def check_sequence(hand: Hand, rules: Rules, moves) -> None:
 @pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
 def test_min_plays_matches_oracle_random(rules: Rules) -> None:
     rng = np.random.default_rng(20240 + len(rules.name))
-    for i in range(1200):
+    for i in range(2000):
         size = int(rng.integers(1, 13))
         hand = random_hand(rng, rules, size) if i % 2 else clumpy_hand(rng, rules, size)
         got = min_plays(hand, rules)
