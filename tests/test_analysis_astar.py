@@ -159,3 +159,29 @@ def test_bad_input() -> None:
     with pytest.raises(RulesError):
         min_plays("345", "no-such-rules")
     assert min_plays("", STANDARD).plays == 0
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+def test_flat_table_capped_shapes_match_direct_generation(rules: Rules) -> None:
+    """The flat table reads play shapes off capped histograms; check it against move
+    generation on the full representative for large histograms (beyond 12 cards)."""
+    from ddzlab.analysis._core import NIB, Tables
+    tab = Tables(rules)
+
+    @lru_cache(maxsize=None)
+    def direct(key: int) -> int:
+        if key == 0:
+            return 0
+        rep = tab.representative(key)
+        first = next(r for r in range(15) if (rep >> (4 * r)) & NIB)
+        return 1 + min(direct(tab.hist_key(rep - m.cards)) for m in tab.flat_moves(rep, first))
+
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        left, key = len(tab.plain_ranks), 0
+        for c in range(4):
+            k = int(rng.integers(0, left + 1))
+            key += k << (5 * c)
+            left -= k
+        key += int(rng.integers(0, 3)) << 20
+        assert tab.flat_plays(key) == direct(key)
