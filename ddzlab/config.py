@@ -36,10 +36,17 @@ def scaled(test: T, quick: T, full: T) -> T:
     return {"test": test, "quick": quick, "full": full}[scale()]
 
 
+def figures_dir() -> Path:
+    """Where figures go: `FIGURES_DIR`, except test-scale runs, which write to the cache so
+    the test suite never overwrites the report's figures."""
+    return CACHE_DIR / "figures-test" if scale() == "test" else FIGURES_DIR
+
+
 def savefig(fig, name: str) -> Path:
-    """Save a matplotlib figure into `FIGURES_DIR` byte-for-byte reproducibly (no timestamps)."""
-    FIGURES_DIR.mkdir(parents=True, exist_ok=True)
-    path = FIGURES_DIR / name
+    """Save a matplotlib figure byte-for-byte reproducibly (no timestamps) into `figures_dir`."""
+    folder = figures_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
     meta = {"Software": None} if path.suffix == ".png" else {"Creator": None, "CreationDate": None}
     fig.savefig(path, dpi=110, bbox_inches="tight", metadata=meta)
     return path
