@@ -219,32 +219,40 @@ class _Generator:
 
     # -- enumeration -----------------------------------------------------------------
     def collect(self, c: list[int], kind: Optional[Kind] = None, length: Optional[int] = None,
-                above: int = -1, size: Optional[int] = None, leading: bool = True) -> list[Move]:
+                above: int = -1, size: Optional[int] = None, leading: bool = True,
+                rank: Optional[int] = None) -> list[Move]:
         """Moves of ``c`` (rank counts), optionally only one kind / length / card count,
-        with main rank above ``above``."""
+        with main rank above ``above`` (or exactly ``rank``).
+
+        ``leading=False`` lists the readings a reply may use (a three-trio plane carrying
+        the trio below it) instead of the one reading a lead uses.
+        """
+        if rank is not None:
+            above = rank - 1
+        upto = N_RANKS if rank is None else rank
         out: list[Move] = []
         units, chains, attachments = (self.units, self.chains, self.attachments) if kind is None \
             else self.by_kind.get(kind, ((), (), ()))
         for ukind, width, table in units:
             if size is None or size == width:
-                out.extend([table[r] for r in self.deck_ranks if c[r] >= width and r > above])
+                out.extend([table[r] for r in self.deck_ranks if c[r] >= width and above < r <= upto])
         if self.rocket is not None and (kind is None or kind == Kind.ROCKET) and size in (None, 2):
-            if c[RB] and c[RR]:
+            if c[RB] and c[RR] and above < RB <= upto:
                 out.append(self.rocket)
         for spec, table in chains:
             if size is not None and (size % spec.width or size // spec.width < spec.min_len):
                 continue
             want = length if size is None else size // spec.width
             self._chains(c, spec.width, spec.step, spec.min_len, spec.max_len, want, above,
-                         lambda n, s, t=table: out.append(t[n, s]))
+                         lambda n, s, t=table: out.append(t[n, s]), upto)
         for a, base in attachments:
-            self._attach(c, a, base, length, above, size, leading, out)
+            self._attach(c, a, base, length, above, size, leading, out, upto)
         return out
 
-    def _chains(self, c, width, step, min_len, max_len, want, above, emit) -> None:
+    def _chains(self, c, width, step, min_len, max_len, want, above, emit, upto=N_RANKS) -> None:
         ok = self.is_chain_rank
         for s in self.rules.chain_ranks:
-            if s <= above or c[s] < width:
+            if s <= above or s > upto or c[s] < width:
                 continue
             n, r = 0, s
             while r < N_RANKS and ok[r] and c[r] >= width and n < max_len:
@@ -253,7 +261,7 @@ class _Generator:
                     emit(n, s)
                 r += step
 
-    def _attach(self, c, a: AttachSpec, base, length, above, size, leading, out) -> None:
+    def _attach(self, c, a: AttachSpec, base, length, above, size, leading, out, upto=N_RANKS) -> None:
         width, step, longest_trio_chain = base
         bases: list[tuple[int, int]] = []
         lo, hi = a.min_units, a.max_units
@@ -261,9 +269,9 @@ class _Generator:
             lo = hi = length
         if a.base in (Kind.TRIO, Kind.BOMB):
             if lo <= 1 <= hi:
-                bases = [(1, r) for r in self.deck_ranks if c[r] >= width and r > above]
+                bases = [(1, r) for r in self.deck_ranks if c[r] >= width and above < r <= upto]
         else:
-            self._chains(c, width, step, lo, hi, None, above, lambda n, s: bases.append((n, s)))
+            self._chains(c, width, step, lo, hi, None, above, lambda n, s: bases.append((n, s)), upto)
         for n, s in bases:
             k = a.per_unit * n
             if size is not None and size != width * n + k * a.kicker_width:

@@ -36,7 +36,10 @@ def test_every_leading_move_is_detected_as_itself_and_fits_the_hand(rules, data)
 def test_fast_leading_path_equals_general_enumeration(rules, data):
     hand = data.draw(hands(rules, max_size=24))
     gen = generator(rules)
-    assert set(gen.leading(hand.bits)) == set(gen.collect(unpack(hand.bits)))
+    everything = gen.collect(unpack(hand.bits))
+    assert set(gen.leading(hand.bits)) == set(everything)
+    rank = data.draw(st.sampled_from(rules.ranks))
+    assert set(gen.collect(unpack(hand.bits), rank=rank)) == {m for m in everything if m.rank == rank}
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.name)

@@ -276,7 +276,7 @@ class Tables:
         out: list[tuple[object, int]] = []
         bases: dict[Kind, list[Move]] = {}
         for spec in self.chain_specs:
-            ms = [m for m in self.gen.collect(c, kind=spec.kind, above=r - 1) if m.rank == r]
+            ms = self.gen.collect(c, kind=spec.kind, rank=r)
             bases[spec.kind] = ms
             out.extend((m, m.cards) for m in ms)
         total = bits_size(bits)
@@ -313,9 +313,8 @@ class Tables:
         p = self.pending_specs[index]
         main = self.pending_main(item)
         c = unpack(bits + main)
-        return [m for m in self.gen.collect(c, kind=p.spec.kind, length=n, above=s - 1,
-                                            leading=False)
-                if m.rank == s and m.cards - m.kickers == main]
+        return [m for m in self.gen.collect(c, kind=p.spec.kind, length=n, rank=s, leading=False)
+                if m.cards - m.kickers == main]
 
     def pending_slots(self, pending: tuple) -> tuple[int, int]:
         """(kicker groups, kicker cards) the pending planes will absorb."""
