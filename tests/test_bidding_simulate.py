@@ -65,3 +65,11 @@ def test_resume_refuses_other_settings(tmp_path):
     with pytest.raises(ValueError, match="other settings"):
         label_hands(HANDS, path, n_deals=3, seed=8, progress=False)
     assert len(read_labels(path)) == 1
+
+
+def test_dask_backend_gives_the_same_labels(tmp_path):
+    a = label_hands(HANDS[:3], tmp_path / "a.csv", n_deals=2, seed=3, progress=False)
+    b = label_hands(HANDS[:3], tmp_path / "b.csv", n_deals=2, seed=3, progress=False,
+                    backend="dask", chunk_size=1)
+    key = lambda d: d.sort_values("cards").reset_index(drop=True)
+    pd.testing.assert_frame_equal(key(a), key(b))

@@ -104,13 +104,16 @@ def read_labels(path: Union[str, Path]) -> pd.DataFrame:
 
 def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[str, Path],
                 n_deals: int = 50, agent: Any = DEFAULT_AGENT, seed: int = 0, n_jobs: int = 1,
-                chunk_size: int = 20, progress: bool = True) -> pd.DataFrame:
+                chunk_size: int = 20, progress: bool = True,
+                backend: str | None = None) -> pd.DataFrame:
     """Label hands by simulation, appending rows to the CSV at ``path``; returns all rows.
 
     Resume: hands already in the file (same ``n_deals``, agent and seed) are skipped, so an
     interrupted run continues where it stopped. A file made with other settings raises
     ``ValueError`` rather than mixing labels. Duplicate hands are simulated once.
-    ``n_jobs`` > 1 runs chunks of hands in parallel through joblib (processes).
+    ``n_jobs`` > 1 runs chunks of hands in parallel through joblib (processes);
+    ``backend="dask"`` sends them to the current dask.distributed ``Client`` (a local one is
+    started, and closed afterwards, if none exists). Rows are appended as chunks finish.
     """
     path = Path(path)
     label = _agent_label(agent)
@@ -135,32 +138,50 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
         if new_file:
             writer.writeheader()
             f.flush()
-        for rows in _run(chunks, n_deals, agent, seed, n_jobs, progress, len(todo)):
+        for rows in _run(chunks, n_deals, agent, seed, n_jobs, progress, len(todo), backend):
             writer.writerows(rows)
             f.flush()
     return read_labels(path)
 
 
 def _run(chunks: list[list[Hand]], n_deals: int, agent: Any, seed: int, n_jobs: int,
-         progress: bool, total: int) -> Iterator[list[dict[str, Any]]]:
+         progress: bool, total: int, backend: str | None = None
+         ) -> Iterator[list[dict[str, Any]]]:
     bar = None
+    client = None
     if progress:
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc="simulate", unit="hand")
     try:
-        if n_jobs == 1:
+        if n_jobs == 1 and backend is None:
             results: Iterable = (_chunk(c, n_deals, agent, seed) for c in chunks)
-        else:
-            from joblib import Parallel, delayed
+            for rows in results:
+                if bar is not None:
+                    bar.update(len(rows))
+                yield rows
+            return
+        from contextlib import nullcontext
+        from joblib import Parallel, delayed, parallel_backend
+        if backend == "dask":
+            from dask.distributed import Client, get_client
+            try:
+                get_client()
+            except ValueError:
+                client = Client(processes=False)
+        if backend and n_jobs == 1:
+            n_jobs = -1          # joblib would run n_jobs=1 in this process, whatever the backend
+        with parallel_backend(backend, n_jobs=n_jobs) if backend else nullcontext():
             results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                 delayed(_chunk)(c, n_deals, agent, seed) for c in chunks)
-        for rows in results:
-            if bar is not None:
-                bar.update(len(rows))
-            yield rows
+            for rows in results:
+                if bar is not None:
+                    bar.update(len(rows))
+                yield rows
     finally:
         if bar is not None:
             bar.close()
+        if client is not None:
+            client.close()
 
 
 def attach_labels(df: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
