@@ -118,3 +118,12 @@ def test_mismatched_features_raise_model_file_error(tmp_path, fitted, sample):
 def test_save_needs_a_fitted_model(tmp_path):
     with pytest.raises(ValueError):
         save_bidder(make_bidder(), tmp_path / "m.joblib")
+
+
+def test_other_sklearn_version_warns(tmp_path, fitted):
+    path = save_bidder(fitted, tmp_path / "m.joblib")
+    payload = joblib.load(path)
+    payload["sklearn_version"] = "0.1"
+    joblib.dump(payload, path)
+    with pytest.warns(UserWarning, match="scikit-learn 0.1"):
+        load_bidder(path)

@@ -215,6 +215,11 @@ def load_bidder(path: Union[str, Path], expect_features: Sequence[str] | None = 
     if payload.get("version") != FORMAT_VERSION:
         raise ModelFileError(f"{path}: bidder file version {payload.get('version')!r}, "
                              f"this ddzlab reads version {FORMAT_VERSION}")
+    saved_with = payload.get("sklearn_version")
+    if saved_with != sklearn.__version__:
+        import warnings
+        warnings.warn(f"{path}: saved with scikit-learn {saved_with}, running "
+                      f"{sklearn.__version__}; predictions may differ", stacklevel=2)
     model = payload.get("model")
     if not isinstance(model, Pipeline) or "features" not in model.named_steps:
         raise ModelFileError(f"{path}: the stored object is not a bidder Pipeline")
