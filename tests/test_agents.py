@@ -113,3 +113,12 @@ def test_play_game_on_mini_rules_and_bad_agents():
         play_game(Game(seed=0), [Never()] * 3, max_redeals=3)
     with pytest.raises(AgentError, match="2 agents"):
         play_game(Game(seed=0), [Never()] * 2)
+
+
+def test_registry_finds_agents_registered_outside_the_agents_package():
+    """In a fresh interpreter (nothing imported yet), the CLI's lookup finds the bidder."""
+    import subprocess
+    import sys
+    code = "from ddzlab.agents import available_agents; print(available_agents())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "threshold_bidder" in out and "smallest" in out

@@ -81,6 +81,12 @@ def _discover() -> None:
     pkg = importlib.import_module("ddzlab.agents")
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(f"ddzlab.agents.{info.name}")
+    for module in EXTRA_AGENT_MODULES:
+        importlib.import_module(module)
+
+
+#: modules outside `ddzlab.agents` that register agents (imported on first lookup)
+EXTRA_AGENT_MODULES = ("ddzlab.bidding.agents",)
 
 
 def available_agents() -> list[str]:
