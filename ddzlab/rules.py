@@ -12,7 +12,7 @@ its move types, with the variants' kinds after them).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Optional
 
@@ -192,27 +192,16 @@ MINI = Rules(
     description="迷你斗地主: 30 cards (9..2, jokers), 9 each + 3 kitty, seat 0 is landlord",
 )
 
-HOMEWORK = Rules(
+HOMEWORK = replace(
+    STANDARD,
     name="homework",
-    deck=STANDARD.deck,
-    hand_size=17,
-    kitty_size=3,
-    chain_ranks=_STD_RANKS,
-    chains=(
-        ChainSpec(Kind.SOLO_CHAIN, 1, 1, 5, 12),
+    chains=STANDARD.chains + (
         ChainSpec(Kind.GAP_SOLO_CHAIN, 1, 2, 5, 6),
-        ChainSpec(Kind.PAIR_CHAIN, 2, 1, 3, 12),
         ChainSpec(Kind.GAP_PAIR_CHAIN, 2, 2, 3, 6),
-        ChainSpec(Kind.TRIO_CHAIN, 3, 1, 2, 12),
         ChainSpec(Kind.GAP_TRIO_CHAIN, 3, 2, 2, 6),
     ),
-    attachments=(
-        AttachSpec(Kind.TRIO_SOLO, Kind.TRIO, 1, 1),
-        AttachSpec(Kind.TRIO_PAIR, Kind.TRIO, 2, 1),
-        AttachSpec(Kind.FOUR_TWO_SOLO, Kind.BOMB, 1, 2),
-        AttachSpec(Kind.FOUR_TWO_PAIR, Kind.BOMB, 2, 2),
-    ),
-    description="Tsinghua homework: gapped chains, no planes with wings, any hand size",
+    attachments=tuple(a for a in STANDARD.attachments if a.base != Kind.TRIO_CHAIN),
+    description="Tsinghua homework: standard plus gapped chains, no planes with wings, any hand size",
 )
 
 RULESETS: dict[str, Rules] = {r.name: r for r in (STANDARD, MINI, HOMEWORK)}
