@@ -277,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sr = sub.add_parser("report", help="execute the numbered notebooks (figures/ and executed/)")
     sr.add_argument("--full", action="store_true", help="paper scale (DDZLAB_SCALE=full)")
-    sr.add_argument("--only", nargs="+", metavar="NN", help="run only these notebook numbers")
+    sr.add_argument("--only", nargs="+", action="extend", metavar="NN", help="run only these notebook numbers")
     sr.set_defaults(func=cmd_report)
     return p
 
