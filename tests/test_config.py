@@ -1,0 +1,34 @@
+"""Run scale and reproducible figure files."""
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from ddzlab import config  # noqa: E402
+
+
+def _figure(seed: int):
+    rng = np.random.default_rng(seed)
+    fig, ax = plt.subplots()
+    ax.scatter(rng.normal(size=50), rng.normal(size=50))
+    return fig
+
+
+def test_same_seed_same_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "CACHE_DIR", tmp_path)
+    monkeypatch.setenv("DDZLAB_SCALE", "test")
+    first = config.savefig(_figure(1), "a.png").read_bytes()
+    again = config.savefig(_figure(1), "a.png").read_bytes()
+    other = config.savefig(_figure(2), "a.png").read_bytes()
+    assert first == again and first != other
+    assert config.figures_dir() == tmp_path / "figures-test"
+
+
+def test_scale_is_checked(monkeypatch):
+    monkeypatch.setenv("DDZLAB_SCALE", "huge")
+    with pytest.raises(ValueError, match="DDZLAB_SCALE='huge'"):
+        config.scaled(1, 2, 3)
+    monkeypatch.setenv("DDZLAB_SCALE", "full")
+    assert config.scaled(1, 2, 3) == 3
