@@ -203,7 +203,7 @@ class Hand:
         ob = _bits_of(other)
         if not bits_contain(self.bits, ob):
             raise CardError(f"cannot remove {format_bits(ob)} from {self}: "
-                            f"missing {format_bits(_missing(self.bits, ob))}")
+                            f"missing {format_bits(missing_bits(self.bits, ob))}")
         return Hand.from_bits(self.bits - ob)
 
     def __add__(self, other: object) -> "Hand":
@@ -225,7 +225,8 @@ class Hand:
         return (Hand.from_bits, (self.bits,))
 
 
-def _missing(have: int, need: int) -> int:
+def missing_bits(have: int, need: int) -> int:
+    """The cards of ``need`` that ``have`` lacks (packed), for error messages."""
     out = 0
     for r in range(N_RANKS):
         d = ((need >> (4 * r)) & 15) - ((have >> (4 * r)) & 15)

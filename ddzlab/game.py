@@ -43,14 +43,13 @@ from typing import Optional, Union
 
 import numpy as np
 
-from .cards import Hand, bits_contain, bits_size, format_bits, pack, parse_counts
+from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits, pack, parse_counts
 from .deals import Deal, SeedLike, as_rng, deal_cards
 from .errors import (DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                      RulesError)
-from .moves import PASS, Move, detect, generator
+from .moves import PASS, PASS_WORDS, Move, detect, generator
 from .rules import STANDARD, Kind, Rules, get_rules
 
-PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过"})
 
 
 class Phase(IntEnum):
@@ -415,7 +414,7 @@ class Game:
         if not bits_contain(hand, cards):
             raise IllegalMoveError(f"{format_bits(cards)} is not in seat {seat}'s hand "
                                    f"({format_bits(hand)}): "
-                                   f"missing {_missing_text(hand, cards)}")
+                                   f"missing {format_bits(missing_bits(hand, cards))}")
         for m in legal:
             if m.cards == cards:
                 return m
@@ -518,15 +517,6 @@ def _kitty_left(kitty: int, played: int) -> int:
             # suits do not matter: of a rank, at least k - played copies are still held
             out |= max(0, k - ((played >> (4 * r)) & 15)) << (4 * r)
     return out
-
-
-def _missing_text(have: int, need: int) -> str:
-    out = []
-    for r in range(15):
-        d = ((need >> (4 * r)) & 15) - ((have >> (4 * r)) & 15)
-        if d > 0:
-            out.append(format_bits(d << (4 * r)))
-    return "".join(out)
 
 
 __all__ = ["Game", "GameSpec", "Observation", "Phase", "PASS_WORDS", "Action"]

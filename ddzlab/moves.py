@@ -110,6 +110,9 @@ class Move:
 
 PASS = Move(Kind.PASS, -1, 0, 0)
 
+#: words that mean "pass" wherever a move is typed
+PASS_WORDS = frozenset({"pass", "p", "-", "不要", "过"})
+
 
 def _kicker_sets(pool: list[tuple[int, int]], k: int, width: int) -> list[int]:
     """Packed kicker multisets of ``k`` kickers drawn from ``pool`` = [(rank, cap), ...].
@@ -457,8 +460,7 @@ def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> Optional[Mo
 
 def parse_move(text: str, rules: Rules = STANDARD) -> Move:
     """Parse a move from text (``'pass'`` or cards); raise if the cards form no combination."""
-    stripped = text.strip().lower()
-    if stripped in ("pass", "p", "-", "不要", "过"):
+    if text.strip().lower() in PASS_WORDS:
         return PASS
     move = detect(text, rules)
     if move is None:
@@ -470,7 +472,7 @@ def parse_move(text: str, rules: Rules = STANDARD) -> Move:
 def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[Move]:
     """The move in ``moves`` that plays exactly these cards (None for none)."""
     bits = cards if isinstance(cards, int) else (
-        0 if isinstance(cards, str) and cards.strip().lower() in ("pass", "p", "-")
+        0 if isinstance(cards, str) and cards.strip().lower() in PASS_WORDS
         else as_hand(cards).bits)
     for m in moves:
         if m.cards == bits:
@@ -478,4 +480,4 @@ def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[M
     return None
 
 
-__all__ = ["Move", "PASS", "Kind", "legal_moves", "detect", "parse_move", "find_move", "generator"]
+__all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move", "generator"]
