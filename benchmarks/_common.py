@@ -10,6 +10,15 @@ from ddzlab.cards import Hand
 from ddzlab.rules import STANDARD, Rules
 
 
+#: DouZero's card codes for ddzlab ranks 0..14 (3..A, 2, black joker, red joker)
+DOUZERO_CODES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
+
+
+def douzero_cards(bits: int) -> list[int]:
+    """A packed hand as DouZero's sorted card-code list."""
+    return [DOUZERO_CODES[r] for r in Hand.from_bits(bits).ranks()]
+
+
 def distinct_hands(n: int, size: int, seed: int, rules: Rules = STANDARD) -> list[Hand]:
     """``n`` distinct random hands of ``size`` cards (seeded)."""
     rng = np.random.default_rng(seed)

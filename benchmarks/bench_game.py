@@ -16,16 +16,10 @@ import time
 import numpy as np
 
 from ddzlab.agents import RandomAgent, play_game
-from ddzlab.cards import unpack
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 
-# DouZero's card codes for ddzlab's ranks 0..14 (3..A, 2, black joker, red joker)
-ENV_CODES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
-
-
-def env_cards(bits: int) -> list[int]:
-    return [ENV_CODES[r] for r, c in enumerate(unpack(bits)) for _ in range(c)]
+from _common import douzero_cards as env_cards
 
 
 def bench_ddzlab(deals, seed: int) -> float:

@@ -7,12 +7,10 @@ filling its lazily built tables; "warm" repeats the same hands. Run:
 """
 import argparse
 
-from _common import distinct_hands, rate, table
+from _common import distinct_hands, douzero_cards, rate, table
 
 from ddzlab.moves import generator
 from ddzlab.rules import STANDARD
-
-DZ = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
 
 
 def main() -> None:
@@ -27,7 +25,7 @@ def main() -> None:
                 ("ddzlab (warm)", rate(lambda: [gen.leading(b) for b in bits], len(bits)))]
         try:
             from douzero.env.move_generator import MovesGener
-            dz = [[DZ[r] for r in h.ranks()] for h in hands]
+            dz = [douzero_cards(h.bits) for h in hands]
             rows.append(("DouZero MovesGener", rate(lambda: [MovesGener(h).gen_moves() for h in dz], len(dz))))
         except ImportError:
             print("DouZero not installed: pip install --no-deps douzero==1.1.0")
