@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup report report-full test bench clean
+.PHONY: setup report report-full lint test bench clean
 
 setup: $(STAMP)
 
@@ -23,7 +23,10 @@ report: setup
 report-full: setup
 	$(BIN)/ddzlab report --full $(ARGS)
 
-test: setup
+lint: setup
+	$(BIN)/ruff check ddzlab tests benchmarks
+
+test: setup lint
 	DDZLAB_SCALE=test MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
 
 bench: setup

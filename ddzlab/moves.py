@@ -28,7 +28,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Optional, Union
 
-from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_contain, bits_size,
+from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
                     format_bits, pack, parse_counts, unpack)
 from .errors import IllegalCombinationError, RulesError
 from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules

@@ -9,7 +9,7 @@ import pytest
 from ddzlab.cards import Hand
 from ddzlab.errors import RulesError
 from ddzlab.moves import legal_moves, parse_move
-from ddzlab.rules import HOMEWORK, MINI, STANDARD, Kind
+from ddzlab.rules import HOMEWORK, MINI, STANDARD
 from ddzlab.analysis import (MAX_Q, greedy_q, greedy_split, hand_power, hints, move_power,
                              next_play_size, solve_report)
 

@@ -1,5 +1,4 @@
 """Feature transformers on hand-checked hands."""
-import numpy as np
 import pytest
 from sklearn.base import clone
 

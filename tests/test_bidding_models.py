@@ -1,5 +1,4 @@
 """Bidder pipelines, the CV protocol, and model files."""
-import pickle
 
 import joblib
 import numpy as np

@@ -2,7 +2,6 @@
 from collections import Counter
 from pathlib import Path
 
-import pytest
 
 from ddzlab.cards import Hand
 from ddzlab.moves import detect, legal_moves

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Union
 
-from ..cards import RB, RR, Hand, unpack
+from ..cards import Hand, unpack
 from ..moves import Move, generator, legal_moves
 from ..rules import KIND_SHAPE, STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits, moves_text

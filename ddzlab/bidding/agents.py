@@ -28,10 +28,10 @@ import pandas as pd
 
 from ..agents import make_agent, play_game, register_agent
 from ..cards import Hand
-from ..deals import Deal, SeedLike, as_rng, generate_deals
+from ..deals import SeedLike, generate_deals
 from ..game import Game, Observation
 from ..moves import Move
-from .data import as_hands, hands_frame
+from .data import hands_frame
 from .simulate import DEFAULT_AGENT
 
 __all__ = ["ThresholdBidder", "seed_svm", "bidding_match", "make_win_rate_model"]

@@ -16,7 +16,6 @@ hyper-parameters on those folds and reports the best mean ± std, as the du-guai
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence, Union
@@ -25,7 +24,6 @@ import joblib
 import numpy as np
 import pandas as pd
 import sklearn
-from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
@@ -34,7 +32,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, LinearSVC
 
 from ..errors import ModelFileError
-from .features import HandFeatures, make_features
+from .features import make_features
 
 __all__ = ["MODELS", "make_bidder", "default_grid", "cv_folds", "CVScore", "evaluate", "best_cv_score",
            "grid_search", "nested_cv", "feature_names", "feature_frame", "save_bidder",

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import numpy as np
 import pandas as pd
 
-from ..cards import COPIES, Hand
+from ..cards import COPIES
 from .data import as_hands
 
 #: ranks whose exchange should not change a bid: 3 .. T
