@@ -5,7 +5,8 @@ from .base import (Agent, AgentError, AgentSpec, agent_name, available_agents,
                    register_trainer)
 from .random_agent import RandomAgent
 from .smallest import SmallestAgent, smallest_key
+from .greedy import GreedyAgent
 
 __all__ = ["Agent", "AgentError", "AgentSpec", "agent_name", "available_agents", "make_agent",
-           "parse_spec", "play_game", "register_agent", "register_trainer", "available_trainers", "RandomAgent", "SmallestAgent",
+           "parse_spec", "play_game", "register_agent", "register_trainer", "available_trainers", "RandomAgent", "SmallestAgent", "GreedyAgent",
            "smallest_key"]
