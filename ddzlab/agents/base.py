@@ -85,8 +85,8 @@ def _discover() -> None:
         importlib.import_module(module)
 
 
-#: modules outside `ddzlab.agents` that register agents (imported on first lookup)
-EXTRA_AGENT_MODULES = ("ddzlab.bidding.agents",)
+#: modules outside `ddzlab.agents` that register agents or trainers (imported on first lookup)
+EXTRA_AGENT_MODULES = ("ddzlab.bidding.agents", "ddzlab.bidding.train")
 
 
 def available_agents() -> list[str]:

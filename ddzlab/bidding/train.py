@@ -1,0 +1,35 @@
+"""``ddzlab train bidder``: grid-search a bidder on call.csv (project folds) and save it.
+
+    ddzlab train bidder                                   # RBF SVC on the compact features
+    ddzlab train bidder --model linear_svc --features seed --grid full --out my.joblib
+
+The saved file loads with `load_bidder` and plugs into `ThresholdBidder(path)`.
+"""
+from __future__ import annotations
+
+import argparse
+
+from ..agents.base import register_trainer
+from ..config import MODELS_DIR
+from .data import load_calls
+from .features import FEATURE_SETS
+from .models import MODELS, best_cv_score, default_grid, grid_search, make_bidder, save_bidder
+
+
+@register_trainer("bidder")
+def train_bidder(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="ddzlab train bidder", description=__doc__.split("\n")[0])
+    p.add_argument("--model", default="rbf_svc", choices=MODELS)
+    p.add_argument("--features", default="compact", choices=list(FEATURE_SETS))
+    p.add_argument("--grid", default="quick", choices=["test", "quick", "full"])
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--out", default=None, help="model file (default data/models/bidder_MODEL_FEATURES.joblib)")
+    args = p.parse_args(argv)
+    gs = grid_search(make_bidder(args.model, args.features), load_calls(),
+                     default_grid(args.model, args.grid), n_jobs=args.jobs)
+    score = best_cv_score(gs, f"{args.model}/{args.features}")
+    out = args.out or MODELS_DIR / f"bidder_{args.model}_{args.features}.joblib"
+    path = save_bidder(gs.best_estimator_, out, cv_mean=score.mean, cv_std=score.std,
+                       params=dict(gs.best_params_))
+    print(f"{score}  {gs.best_params_}\nsaved {path}")
+    return 0
