@@ -242,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("play", help="play a game in the terminal against two agents")
     sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    sp.add_argument("--agents", nargs="*", default=["random"],
+    sp.add_argument("--agents", nargs="*", default=["greedy"],
                     help=f"agents for the other seats (available: {', '.join(available_agents())})")
     sp.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
     sp.add_argument("--rules", default="standard", help=rules_help)
