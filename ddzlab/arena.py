@@ -20,6 +20,7 @@ or a picklable ``factory(seed=...)``) and rebuilt for every game with a seed der
 """
 from __future__ import annotations
 
+import csv
 import math
 import os
 from contextlib import nullcontext
@@ -32,12 +33,17 @@ import pandas as pd
 from .agents.base import AgentSpec, make_agent, play_game
 from .deals import Deal, generate_deals, read_deals
 from .game import Game
+from .errors import DdzError
 from .rules import STANDARD, Rules, get_rules
 
 Z95 = 1.959963984540054
 GAME_COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves"]
 SUMMARY_COLUMNS = ["WP", "WP_lo", "WP_hi", "ADP", "ADP_lo", "ADP_hi", "n"]
 ROWS = ["A landlord", "A farmers", "combined"]
+
+
+class DuelResultsError(DdzError):
+    """A duel results file that belongs to another duel, or is not a results file."""
 
 
 def game_seed(seed: int, deal: int, half: int, seat: int) -> int:
@@ -79,34 +85,73 @@ def _as_deals(deals: Union[Sequence[Deal], str, Path, int], rules: Rules, seed: 
 def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
                deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
                n_jobs: int = 1, backend: Optional[str] = None, progress: bool = True,
-               seed: int = 0, chunk_size: Optional[int] = None) -> pd.DataFrame:
+               seed: int = 0, chunk_size: Optional[int] = None,
+               results: Union[str, Path, None] = None) -> pd.DataFrame:
     """Play the duel and return one row per game (`GAME_COLUMNS`), sorted by deal and half.
 
     ``deals``: a list of `Deal`, a deal file (path or name in ``data/deals``), or a number
     of deals to generate from ``seed``. ``n_jobs`` > 1 or ``backend`` runs chunks of deals
     through joblib; ``backend="dask"`` uses the current dask.distributed ``Client`` (one
     is started on the local machine if none exists).
+
+    ``results``: a CSV file that finished deals are appended to as they complete; rerun with
+    the same file and an interrupted duel resumes where it stopped (deals already in it are
+    not replayed). A file written by another duel (agents, rules or seed) raises
+    `DuelResultsError`.
     """
     rules = get_rules(rules)
     deal_list = _as_deals(deals, rules, seed)
-    indexed = list(enumerate(deal_list))
-    rows: list[tuple] = []
+    meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed}
+    rows, sink = _results_sink(results, meta)
+    done = {r[0] for r in rows}
+    indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
     if n_jobs == 1 and backend is None:
         it: Iterable = indexed
         if progress:
             from tqdm.auto import tqdm
             it = tqdm(indexed, desc="duel", unit="deal")
         for index, deal in it:
-            rows.extend(play_deal(agent_a, agent_b, deal, index, rules, seed))
-    else:
-        rows = _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
-                             chunk_size)
+            sink(play_deal(agent_a, agent_b, deal, index, rules, seed))
+    elif indexed:
+        _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
+                      chunk_size, sink)
     df = pd.DataFrame(rows, columns=GAME_COLUMNS)
     return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
 
 
+def _results_sink(path: Union[str, Path, None], meta: dict) -> tuple[list[tuple], Any]:
+    """Rows already in the results file, and a function that records new rows (in memory,
+    and appended to the file, flushed, when there is one)."""
+    rows: list[tuple] = []
+    if path is None:
+        return rows, rows.extend
+    path = Path(path)
+    columns = GAME_COLUMNS + list(meta)
+    if path.exists() and path.stat().st_size > 0:
+        old = pd.read_csv(path)
+        if list(old.columns) != columns:
+            raise DuelResultsError(f"{path}: not a duel results file (columns {list(old.columns)})")
+        for key, value in meta.items():
+            other = old[old[key].astype(str) != str(value)]
+            if len(other):
+                raise DuelResultsError(f"{path} holds another duel ({key}={other[key].iloc[0]!r}, "
+                                       f"this one has {value!r}); use another file")
+        complete = old.groupby("deal").deal.transform("size") == 2   # both halves written
+        rows = [tuple(r) for r in old.loc[complete, GAME_COLUMNS].itertuples(index=False)]
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(",".join(columns) + "\n")
+
+    def sink(new_rows: list[tuple]) -> None:
+        rows.extend(new_rows)
+        with open(path, "a", newline="") as f:
+            csv.writer(f).writerows(list(r) + list(meta.values()) for r in new_rows)
+
+    return rows, sink
+
+
 def _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
-                  chunk_size) -> list[tuple]:
+                  chunk_size, sink) -> None:
     from joblib import Parallel, delayed, parallel_backend
     if backend and n_jobs == 1:
         n_jobs = -1     # joblib runs n_jobs=1 in this process, whatever the backend
@@ -115,7 +160,6 @@ def _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progr
     chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
     tasks = (delayed(_play_chunk)(agent_a, agent_b, c, rules, seed) for c in chunks)
     client = None
-    rows: list[tuple] = []
     try:
         if backend == "dask":
             from dask.distributed import Client, get_client
@@ -130,11 +174,10 @@ def _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progr
                 from tqdm.auto import tqdm
                 results = tqdm(results, total=len(chunks), desc="duel", unit="chunk")
             for part in results:
-                rows.extend(part)
+                sink(part)
     finally:
         if client is not None:
             client.close()
-    return rows
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -186,18 +229,20 @@ def _label(spec: Any) -> str:
 
 def duel(agent_a: AgentSpec, agent_b: AgentSpec, deals: Union[Sequence[Deal], str, Path, int],
          rules: Union[Rules, str] = STANDARD, n_jobs: int = 1, backend: Optional[str] = None,
-         progress: bool = True, seed: int = 0, chunk_size: Optional[int] = None) -> pd.DataFrame:
+         progress: bool = True, seed: int = 0, chunk_size: Optional[int] = None,
+         results: Union[str, Path, None] = None) -> pd.DataFrame:
     """A against B on every deal, sides swapped; the WP/ADP table (module docstring).
 
     For the per-game rows call `duel_games` (then `summarize`); ``df.attrs`` names A, B,
     the rules and the number of deals.
     """
-    games = duel_games(agent_a, agent_b, deals, rules, n_jobs, backend, progress, seed, chunk_size)
+    games = duel_games(agent_a, agent_b, deals, rules, n_jobs, backend, progress, seed, chunk_size,
+                       results)
     df = summarize(games)
     df.attrs.update({"A": _label(agent_a), "B": _label(agent_b), "rules": get_rules(rules).name,
                      "deals": int(games.deal.nunique()) if len(games) else 0})
     return df
 
 
-__all__ = ["duel", "duel_games", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
+__all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
            "GAME_COLUMNS", "SUMMARY_COLUMNS", "ROWS"]

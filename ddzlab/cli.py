@@ -182,7 +182,7 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules = get_rules(args.rules)
     deals = args.deal_file if args.deal_file else args.deals
     df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
-              progress=not args.quiet, backend=args.backend)
+              progress=not args.quiet, backend=args.backend, results=args.results)
     print(f"{args.a} (A) vs {args.b} (B), {df.attrs.get('deals')} deals x 2 sides, "
           f"{rules.name} rules, seat 0 landlord:", file=out)
     with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
@@ -263,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib)")
     sd.add_argument("--backend", default=None, help="joblib backend, e.g. dask")
     sd.add_argument("--quiet", action="store_true", help="no progress bar")
+    sd.add_argument("--results", default=None,
+                    help="CSV that finished deals are appended to; rerun with it to resume")
     sd.set_defaults(func=cmd_duel)
 
     ss = sub.add_parser("solve", help="analyse a hand")

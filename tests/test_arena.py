@@ -156,3 +156,46 @@ def test_dask_local_cluster_equals_serial():
     assert on_dask.equals(serial)
     with pytest.raises(ValueError):
         _random_on_dask_worker(0)        # proves the dask run really used the workers
+
+
+class CountingSmallest:
+    """A `smallest` agent factory that counts how many agents (one per seat per game) it built."""
+    built = 0
+
+    def __call__(self, seed=None):
+        from ddzlab.agents import SmallestAgent
+        CountingSmallest.built += 1
+        return SmallestAgent()
+
+
+def test_duel_resumes_from_its_results_file(tmp_path):
+    deals = generate_deals(6, seed=4)
+    full = duel_games("random", "smallest", deals, progress=False)
+    path = tmp_path / "duel.csv"
+    duel_games("random", "smallest", deals[:4], progress=False, results=path)   # "interrupted"
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + 8
+    resumed = duel_games("random", "smallest", deals, progress=False, results=path)
+    assert resumed.equals(full)
+    assert len(path.read_text().splitlines()) == 1 + 12
+    # nothing left to play: a rerun reads the file and builds no agent
+    counter = CountingSmallest()
+    CountingSmallest.built = 0
+    path2 = tmp_path / "again.csv"
+    first = duel_games("random", counter, deals[:2], progress=False, results=path2)
+    assert CountingSmallest.built == 2 * 3
+    again = duel_games("random", counter, deals[:2], progress=False, results=path2)
+    assert CountingSmallest.built == 2 * 3 and again.equals(first)
+
+
+def test_duel_results_file_of_another_duel_is_refused(tmp_path):
+    from ddzlab.arena import DuelResultsError
+    path = tmp_path / "duel.csv"
+    duel_games("random", "smallest", generate_deals(2, seed=4), progress=False, results=path)
+    with pytest.raises(DuelResultsError, match="another duel .*b='smallest'.*'random'"):
+        duel_games("random", "random", generate_deals(2, seed=4), progress=False, results=path)
+    with pytest.raises(DuelResultsError, match="seed"):
+        duel_games("random", "smallest", 2, progress=False, results=path, seed=9)
+    (tmp_path / "bad.csv").write_text("x,y\n1,2\n")
+    with pytest.raises(DuelResultsError, match="not a duel results file"):
+        duel_games("random", "smallest", 2, progress=False, results=tmp_path / "bad.csv")
