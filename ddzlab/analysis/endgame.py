@@ -89,19 +89,19 @@ class _Solver:
         me = self.side(seat)
         result = False
         for m in self.options(state[seat], last):
-            if m.cards == state[seat] and m.kind != Kind.PASS:
-                result = True
-                break
-            child = self.step(state, seat, last, last_seat, m)
-            if self.side(child[1]) == me:
-                ok = self.wins(*child)
-            else:
-                ok = not self.wins(*child)
-            if ok:
+            if self.side_wins_after(state, seat, last, last_seat, m, me):
                 result = True
                 break
         self.memo[key] = result
         return result
+
+    def side_wins_after(self, state: tuple, seat: int, last: Optional[Move], last_seat: int,
+                        move: Move, side: int) -> bool:
+        """Whether ``side`` wins with perfect play once ``seat`` has played ``move``."""
+        if move.cards == state[seat] and move.kind != Kind.PASS:
+            return self.side(seat) == side
+        child = self.step(state, seat, last, last_seat, move)
+        return self.wins(*child) == (self.side(child[1]) == side)
 
     def line(self, state, seat, last, last_seat, limit: int = 200) -> list[tuple[int, Move]]:
         """A perfect-play continuation: winners play a winning move, losers their first."""
@@ -112,13 +112,8 @@ class _Solver:
             win = self.wins(state, seat, last, last_seat)
             chosen = None
             for m in self.options(state[seat], last):
-                if m.cards == state[seat] and m.kind != Kind.PASS:
-                    chosen = m
-                    break
-                child = self.step(state, seat, last, last_seat, m)
-                child_win = self.wins(*child) if self.side(child[1]) == me else \
-                    not self.wins(*child)
-                if child_win == win:
+                if m.cards == state[seat] and m.kind != Kind.PASS or \
+                        self.side_wins_after(state, seat, last, last_seat, m, me) == win:
                     chosen = m
                     break
             assert chosen is not None
