@@ -32,7 +32,6 @@ from .errors import CardError
 RANK_CHARS = "3456789TJQKA2BR"
 N_RANKS = 15
 R3, R4, R5, R6, R7, R8, R9, RT, RJ, RQ, RK, RA, R2, RB, RR = range(N_RANKS)
-JOKERS = (RB, RR)
 COPIES = tuple(4 if r < RB else 1 for r in range(N_RANKS))
 
 #: one bit per rank (bit 0 of each nibble); used to build per-rank flag masks
@@ -174,13 +173,6 @@ class Hand:
         """One rank index per card, ascending."""
         return [r for r in range(N_RANKS) for _ in range((self.bits >> (4 * r)) & 15)]
 
-    def distinct(self) -> list[int]:
-        return [r for r in range(N_RANKS) if (self.bits >> (4 * r)) & 15]
-
-    def to_array(self) -> np.ndarray:
-        """Counts as a length-15 ``numpy`` array (for features)."""
-        return np.array(unpack(self.bits), dtype=np.int8)
-
     def __len__(self) -> int:
         return bits_size(self.bits)
 
@@ -251,13 +243,8 @@ def as_hand(cards: Union[str, Hand, Iterable[int]]) -> Hand:
     return cards if isinstance(cards, Hand) else Hand(cards)
 
 
-def deck_ranks(bits: int) -> list[int]:
-    """The deck as a list of rank indices, one per card (the order dealing shuffles)."""
-    return Hand.from_bits(bits).ranks()
-
-
 def shuffled(bits: int, rng: np.random.Generator) -> list[int]:
     """The cards of ``bits`` in a random order drawn from ``rng``."""
-    cards = np.array(deck_ranks(bits), dtype=np.int64)
+    cards = np.array(Hand.from_bits(bits).ranks(), dtype=np.int64)
     rng.shuffle(cards)
     return cards.tolist()

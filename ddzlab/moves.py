@@ -40,12 +40,16 @@ class Move:
     __slots__ = ("kind", "rank", "length", "cards", "size", "_hash")
 
     def __init__(self, kind: Kind, rank: int, length: int, cards: int) -> None:
-        self.kind = kind
-        self.rank = rank
-        self.length = length
-        self.cards = cards
-        self.size = bits_size(cards)
-        self._hash = hash((cards, int(kind), rank, length))
+        set_ = object.__setattr__   # moves are shared by the generator's tables: immutable
+        set_(self, "kind", kind)
+        set_(self, "rank", rank)
+        set_(self, "length", length)
+        set_(self, "cards", cards)
+        set_(self, "size", bits_size(cards))
+        set_(self, "_hash", hash((cards, int(kind), rank, length)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Move is immutable")
 
     @property
     def is_pass(self) -> bool:
@@ -321,19 +325,24 @@ class _Generator:
 
     # -- the fast path for leading moves -----------------------------------------------
     def _ranks(self, flags: int) -> tuple[int, ...]:
+        """The ranks whose flag bit is set (cached by flags)."""
         ranks = self.ranks_cache.get(flags)
         if ranks is None:
             ranks = self.ranks_cache[flags] = tuple(r for r in range(N_RANKS) if flags >> (4 * r) & 1)
         return ranks
 
     def _plain(self, width: int, flags: int) -> list[Move]:
-        """Moves without kickers made of ``width`` copies per rank, for ranks with ``flags``.
+        """Moves without kickers made of ``width`` copies per rank, for ranks with ``flags``
+        (cached by flags; callers must not mutate the list).
 
         Chains are assembled from maximal runs of flagged ranks: every chain lies in
         exactly one run, and the chains inside a run depend only on where it starts and
         how long it is (`run_chains`).
         """
-        ranks = self.ranks_cache.get(flags) or self._ranks(flags)
+        cached = self.plain_cache[width].get(flags)
+        if cached is not None:
+            return cached
+        ranks = self._ranks(flags)
         unit = self.unit_tables[width]
         out = [unit[r] for r in ranks] if unit is not None else []
         ok = self.is_chain_rank
@@ -364,16 +373,13 @@ class _Generator:
         f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS
         f4 = bits >> 2 & LOW_BITS
         flags = (0, f1, f2, f3, f4)
-        pc = self.plain_cache
-        out = pc[1].get(f1) or self._plain(1, f1)
-        out = out + (pc[2].get(f2) or self._plain(2, f2))
+        plain, ranks_of = self._plain, self._ranks
+        out = plain(1, f1) + plain(2, f2)
         if f3:
-            out += pc[3].get(f3) or self._plain(3, f3)
+            out += plain(3, f3)
             if f4:
-                out += pc[4].get(f4) or self._plain(4, f4)
-            rc = self.ranks_cache
-            ranks = [(), rc.get(f1) or self._ranks(f1), rc.get(f2) or self._ranks(f2),
-                     rc.get(f3) or self._ranks(f3), rc.get(f4) or self._ranks(f4) if f4 else ()]
+                out += plain(4, f4)
+            ranks = [(), ranks_of(f1), ranks_of(f2), ranks_of(f3), ranks_of(f4)]
             for base_width, kicker_width, k, table in self.unit_attach:
                 bases = ranks[base_width]
                 if not bases:
@@ -423,7 +429,9 @@ def generator(rules: Rules) -> _Generator:
     return _Generator(rules)
 
 
-def _hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
+def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
+    """Packed cards of a hand given as `Hand`, text or packed int, checked against the
+    rule set's deck (raises `RulesError`)."""
     bits = hand if isinstance(hand, int) else as_hand(hand).bits
     rules.check_hand(bits)
     return bits
@@ -433,7 +441,7 @@ def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
                 to_beat: Optional[Move] = None) -> list[Move]:
     """Every move ``hand`` can lead (``to_beat`` None or pass), or every move that beats
     ``to_beat`` followed by `PASS`."""
-    bits = _hand_bits(hand, rules)
+    bits = hand_bits(hand, rules)
     gen = generator(rules)
     if to_beat is None or to_beat.kind == Kind.PASS:
         return gen.leading(bits)
@@ -443,12 +451,13 @@ def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
 
 
 def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> Optional[Move]:
-    """The move these cards make when led, or None if they form no combination.
+    """The move these cards make when led (`PASS` for no cards), or None if they form no
+    combination.
 
     >>> detect("3333BR").kind.name, detect("33334444")
     ('FOUR_TWO_SOLO', None)
     """
-    bits = _hand_bits(cards, rules)
+    bits = hand_bits(cards, rules)
     if bits == 0:
         return PASS
     size = bits_size(bits)
@@ -480,4 +489,5 @@ def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[M
     return None
 
 
-__all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move", "generator"]
+__all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move",
+           "generator", "hand_bits"]

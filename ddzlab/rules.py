@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Optional
 
-from .cards import COPIES, N_RANKS, R2, R3, R9, RA, RANK_CHARS, RB, RR, bits_contain, pack
+from .cards import COPIES, N_RANKS, R3, R9, RA, RANK_CHARS, bits_contain, bits_size, pack
+from .errors import RulesError
 
 
 class Kind(IntEnum):
@@ -113,7 +114,7 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
-        return sum((self.deck >> (4 * r)) & 15 for r in range(N_RANKS))
+        return bits_size(self.deck)
 
     @property
     def ranks(self) -> tuple[int, ...]:
@@ -128,7 +129,6 @@ class Rules:
 
     def check_hand(self, bits: int, what: str = "hand") -> None:
         """Raise `RulesError` unless ``bits`` fits in this rule set's deck."""
-        from .errors import RulesError
         if not bits_contain(self.deck, bits):
             extra = [RANK_CHARS[r] for r in range(N_RANKS)
                      if (bits >> (4 * r)) & 15 > (self.deck >> (4 * r)) & 15]
@@ -211,7 +211,6 @@ def get_rules(name: str | Rules) -> Rules:
     """Look a rule set up by name (``standard``, ``mini``, ``homework``)."""
     if isinstance(name, Rules):
         return name
-    from .errors import RulesError
     try:
         return RULESETS[name.lower()]
     except KeyError:
@@ -219,4 +218,4 @@ def get_rules(name: str | Rules) -> Rules:
 
 
 __all__ = ["Kind", "KIND_SHAPE", "ChainSpec", "AttachSpec", "Rules", "STANDARD", "MINI",
-           "HOMEWORK", "RULESETS", "get_rules", "R2", "RB", "RR"]
+           "HOMEWORK", "RULESETS", "get_rules"]

@@ -146,3 +146,11 @@ def test_bad_input_raises_named_errors():
         legal_moves(Hand("3456789"), STANDARD, detect("3579J", HOMEWORK))
     assert parse_move(" pass ") is PASS
     assert find_move(legal_moves(Hand("3345")), "33") == detect("33")
+
+
+def test_moves_are_immutable_values():
+    m = detect("33344458")
+    with pytest.raises(AttributeError):
+        m.rank = 5
+    assert m == parse_move("33344458") and hash(m) == hash(parse_move("3334 4458"))
+    assert detect("") is PASS
