@@ -354,8 +354,8 @@ class Game:
         """
         s = self._check_turn(seat, Phase.PLAY, "play")
         legal = self._legal_list()
-        if isinstance(action, Move) and action in legal:
-            move = action
+        if isinstance(action, Move) and any(m is action for m in legal):
+            move = action       # the usual case: an agent returns one of the listed moves
         else:
             move = self._resolve(action, s, legal)
         last_move, last_seat, passes = self.last_move, self.last_seat, self.passes
@@ -476,7 +476,9 @@ class Game:
         g.bid, g.landlord, g.phase, g.to_act = self.bid, self.landlord, self.phase, self.to_act
         g.last_move, g.last_seat, g.passes = self.last_move, self.last_seat, self.passes
         g.bombs, g.winner, g._legal, g._kitty = self.bombs, self.winner, self._legal, self._kitty
-        if self.phase is Phase.BIDDING:        # the generator is only used for redeals
+        if self.phase is Phase.BIDDING or (self._undo and self._undo[0][0] == 1):
+            # the generator only serves redeals: share it unless this game can still reach
+            # the bidding (now, or by undoing bids, which are always the first records)
             rng = np.random.Generator(type(self._rng.bit_generator)())
             rng.bit_generator.state = self._rng.bit_generator.state
             g._rng = rng

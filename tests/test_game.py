@@ -370,3 +370,21 @@ def test_messages_name_the_problem():
     if not any(m.cards == low.bits for m in game.legal_moves()):
         with pytest.raises(IllegalMoveError, match="does not beat"):
             game.play(low)
+
+
+def test_copies_that_undo_into_bidding_redeal_independently():
+    """A copy made during play shares nothing that undo can reach: redeals after undoing the
+    bids are the same in the copy and the original, whatever order they happen in."""
+    from ddzlab.deals import generate_deals
+    game = Game(generate_deals(1, seed=8)[0], seed=1)
+    game.make_bid(0), game.make_bid(0), game.make_bid(1)
+    assert game.phase is Phase.PLAY
+    twin = game.copy()
+    for g in (twin, game):
+        while g.bids:
+            g.undo()
+    for g in (twin, game):
+        for _ in range(3):
+            g.make_bid(0)          # all pass: redeal from the game's generator
+    assert twin.redeals == game.redeals == 1
+    assert twin.hands == game.hands
