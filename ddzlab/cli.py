@@ -21,7 +21,7 @@ from .agents.base import AgentError, agent_name, available_agents, available_tra
 from .cards import Hand, format_bits
 from .errors import DdzError
 from .game import Game, Phase
-from .moves import legal_moves
+from .moves import PASS_WORDS
 from .rules import RULESETS, get_rules
 
 
@@ -113,7 +113,7 @@ def _human_bid(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
         options = game.legal_bids()
         text = _ask(f"Your bid ({' / '.join(map(str, options))}; 0 = pass): ", inp, out)
         try:
-            value = 0 if text.lower() in ("pass", "p") else int(text)
+            value = 0 if text.lower() in PASS_WORDS else int(text)
         except ValueError:
             print(f"Rejected: {text!r} is not a number; bid one of {options}.", file=out)
             continue
@@ -169,7 +169,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     game = Game(rules=rules, seed=args.seed, landlord=args.landlord,
                 first_bidder=args.first_bidder, players=args.players)
     others = [s for s in range(game.players) if s != args.seat]
-    specs = list(args.agents) or ["random"]
+    specs = list(args.agents) or ["greedy"]
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
                             [args.seed, s]) for i, s in enumerate(others)}
     return play_interactive(game, args.seat, agents, inp, out)
@@ -191,20 +191,8 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    rules = get_rules(args.rules)
-    hand = Hand(args.hand)
-    rules.check_hand(hand.bits)
-    try:
-        from .analysis import solve_report  # provided by ddzlab.analysis when it is ready
-    except ImportError:
-        solve_report = None
-    if solve_report is not None:
-        print(solve_report(hand, rules), file=out)
-        return 0
-    moves = legal_moves(hand, rules)
-    print(f"hand {hand} ({len(hand)} cards, {rules.name} rules): {len(moves)} legal leading moves",
-          file=out)
-    print("analysis not available: ddzlab.analysis.solve_report is not implemented yet", file=out)
+    from .analysis import solve_report
+    print(solve_report(Hand(args.hand), get_rules(args.rules)), file=out)
     return 0
 
 

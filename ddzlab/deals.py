@@ -32,7 +32,7 @@ import numpy as np
 
 from .cards import N_RANKS, RANK_CHARS, Hand, bits_size, format_bits, pack, parse_counts, shuffled
 from .config import DEALS_DIR
-from .errors import CardError, DealFileError
+from .errors import CardError, DealFileError, RulesError
 from .rules import STANDARD, Rules, get_rules
 
 SeedLike = Union[None, int, np.random.Generator, np.random.SeedSequence]
@@ -176,7 +176,7 @@ def parse_deals(text: str, rules: Union[Rules, str, None] = None, players: Optio
         if not body.strip() and key.strip().lower() == "rules" and value.strip():
             try:
                 header_rules = get_rules(value.strip())
-            except Exception as e:
+            except RulesError as e:
                 raise DealFileError(f"{source}, line {no}: {e}") from None
             continue
         if not body.strip():

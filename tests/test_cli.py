@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import types
 
 import nbformat
 import pytest
@@ -88,19 +87,16 @@ def test_duel_unknown_agent(capsys):
     assert code == 2 and "unknown agent 'nobody'" in capsys.readouterr().err
 
 
-def test_solve_plumbing(monkeypatch, capsys):
-    fake = types.ModuleType("ddzlab.analysis")
-    monkeypatch.setitem(sys.modules, "ddzlab.analysis", fake)
-    code, out = run_main(["solve", "33344458"])
+def test_solve_prints_the_analysis(capsys):
+    code, out = run_main(["solve", "33445566789TJQKA2BR", "--rules", "homework"])
     assert code == 0
-    assert "18 legal leading moves" in out and "analysis not available" in out
-    fake.solve_report = lambda hand, rules: f"REPORT {hand} {rules.name}"
-    code, out = run_main(["solve", "33344458", "--rules", "standard"])
-    assert out.strip() == "REPORT 33344458 standard"
+    assert "fewest plays (A*): 4" in out and "best score (DFS): 1.7297" in out and "hints:" in out
     code, _ = run_main(["solve", "33Z"])
     assert code == 2 and "unknown card symbol" in capsys.readouterr().err
     code, _ = run_main(["solve", "99999"])
     assert code == 2 and "copies" in capsys.readouterr().err
+    code, _ = run_main(["solve", "3456", "--rules", "mini"])
+    assert code == 2 and "mini deck" in capsys.readouterr().err
 
 
 def test_train_lists_and_dispatches(capsys):
