@@ -14,7 +14,7 @@ import time
 import numpy as np
 from _common import distinct_hands
 
-from ddzlab.cards import Hand
+from ddzlab.cards import RANK_CHARS, RB, RR, Hand
 from ddzlab.rules import HOMEWORK, STANDARD
 from ddzlab.analysis import best_score, hand_power, min_plays, solve_endgame
 
@@ -38,19 +38,18 @@ def report(name: str, times: list[float], median_target: float | None, max_targe
     print(f"{name:44s} median {med:8.2f} ms  max {mx:8.2f} ms   {'; '.join(verdict)}")
 
 
-SYM = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
-
-
 def resolver_cards(hand: Hand) -> str:
-    """A hand in doudizhu-resolver's notation (suits assigned in order)."""
+    """A hand in doudizhu-resolver's notation (``10`` for T, suits assigned in order, BJ
+    and CJ for the black and red joker)."""
     out = []
     for r, c in enumerate(hand.counts):
-        if r == 13 and c:
-            out.append("BJ")
-        elif r == 14 and c:
-            out.append("CJ")
+        if r == RB:
+            out += ["BJ"] * c
+        elif r == RR:
+            out += ["CJ"] * c
         else:
-            out += [SYM[r] + s for s in "shdc"[:c]]
+            sym = "10" if RANK_CHARS[r] == "T" else RANK_CHARS[r]
+            out += [sym + s for s in "shdc"[:c]]
     return "-".join(out)
 
 

@@ -64,9 +64,12 @@ def test_three_hands_match_minimax() -> None:
 def test_known_positions() -> None:
     # the doudizhu-resolver README puzzle: the first player loses
     assert solve_endgame(["2QQTT77553", "AA9"]).winner == 1
-    # following a play: 4 must beat 33 -> cannot, passes, then 33 holder... already out
+    # following a play: seat 0 answers seat 1's 44 with 55 and is out
     res = solve_endgame(["55", "3"], to_beat=parse_move("44"), to_move=0, last_seat=1)
-    assert res.winner == 0
+    assert res.winner == 0 and [(s, str(m)) for s, m in res.line] == [(0, "55")]
+    # ... but with 33 it cannot answer, and seat 1 leads its last card
+    res = solve_endgame(["33", "3"], to_beat=parse_move("44"), to_move=0, last_seat=1)
+    assert res.winner == 1 and [(s, str(m)) for s, m in res.line] == [(0, "pass"), (1, "3")]
 
 
 def test_bad_input() -> None:

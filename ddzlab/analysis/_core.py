@@ -42,8 +42,6 @@ from ..moves import PASS, Move, generator
 from ..rules import KIND_SHAPE, AttachSpec, Kind, Rules
 
 NIB = 15
-#: the histogram key of an empty hand
-EMPTY_KEY = 0
 
 
 def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
@@ -95,12 +93,11 @@ class Tables:
         self.rules = rules
         self.gen = generator(rules)
         deck = unpack(rules.deck)
-        self.deck = deck
         self.chain_specs = rules.chains
         self.chain_kinds = frozenset(c.kind for c in rules.chains)
         self.pending_specs: list[PendingSpec] = []
         flat_attach = []
-        for i, a in enumerate(rules.attachments):
+        for a in rules.attachments:
             width, step = KIND_SHAPE[a.base]
             if a.base in self.chain_kinds:
                 self.pending_specs.append(PendingSpec(len(self.pending_specs), a, width, step,
@@ -115,13 +112,12 @@ class Tables:
         self.chain_ranks = tuple(sorted(rules.chain_ranks))
         self.is_chain_rank = [r in rules.chain_ranks for r in range(N_RANKS)]
         self.plain_ranks = [r for r in range(N_RANKS) if deck[r] and r not in (RB, RR)]
-        self.has_jokers = bool(deck[RB] or deck[RR])
         # masks: the non-chain ranks (2s, jokers...) are always "frozen"
         self.nonchain_mask = sum(NIB << (4 * r) for r in range(N_RANKS)
                                  if not self.is_chain_rank[r])
         self.four_two = any(a.base == Kind.BOMB for a in self.flat_attach)
         # largest flat play: unit widths, flat attachments, rocket
-        self.flat_shapes = [(a.base, KIND_SHAPE[a.base][0], a.per_unit * a.kicker_width)
+        self.flat_shapes = [(KIND_SHAPE[a.base][0], a.per_unit * a.kicker_width)
                             for a in self.flat_attach]
         self.units = tuple(KIND_SHAPE[k][0] for k in rules.units)
         self.flat_cache: dict[int, int] = {0: 0}
@@ -308,13 +304,12 @@ class Tables:
         return sum(p.width << (4 * (s + i * p.step)) for i in range(n))
 
     def pending_moves(self, bits: int, item: tuple) -> list[Move]:
-        """Every full play (main + kickers) of a pending plane whose kickers are in ``bits``."""
+        """Every full play (main + kickers) of a pending plane whose kickers are in ``bits``
+        (the moves of that kind, rank and length have exactly this main part)."""
         index, s, n = item
-        p = self.pending_specs[index]
-        main = self.pending_main(item)
-        c = unpack(bits + main)
-        return [m for m in self.gen.collect(c, kind=p.spec.kind, length=n, rank=s, leading=False)
-                if m.cards - m.kickers == main]
+        c = unpack(bits + self.pending_main(item))
+        return self.gen.collect(c, kind=self.pending_specs[index].spec.kind, length=n, rank=s,
+                                leading=False)
 
     def pending_slots(self, pending: tuple) -> tuple[int, int]:
         """(kicker groups, kicker cards) the pending planes will absorb."""
@@ -340,7 +335,7 @@ class Tables:
                 best = w
         if c[RB] and c[RR] and best < 2:
             best = 2
-        for base, w, extra in self.flat_shapes:
+        for w, extra in self.flat_shapes:
             if mx >= w:
                 best = max(best, w + min(extra, total - w))
         ok = self.is_chain_rank

@@ -58,16 +58,16 @@ class PlaysResult:
         return f"{self.plays} plays: {moves_text(self.moves)}"
 
 
-def heuristic_value(tab, bits: int, r: int, pending: tuple, kind: str) -> int:
+def heuristic_value(tab, bits: int, r: int, pending: tuple, heuristic: str) -> int:
     """The chosen admissible lower bound at a sweep state."""
-    if kind == "zero" or not bits:
+    if heuristic == "zero" or not bits:
         return 0
     cards = bits_size(bits) - tab.pending_slots(pending)[1]
     if cards <= 0:
         return 0
     longest = tab.longest_bound(bits, r)
     h = -(-cards // longest)
-    if kind == "strong":
+    if heuristic == "strong":
         f = tab.frozen_bound(bits, r, pending)
         if f > h:
             h = f

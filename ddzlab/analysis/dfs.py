@@ -96,7 +96,7 @@ class _Search:
         if b < 0:
             return -1
         if not bits:
-            return self.leaf(bits, pending, b) if pending else (0 if b == 0 else -1)
+            return self.leaf(bits, pending, b)
         key = None
         if self.memo:
             key = (self.tab.state_key(r, bits, pending), b)
@@ -116,8 +116,10 @@ class _Search:
                 for item, cards in opts:
                     npend = pending if isinstance(item, Move) else tuple(sorted(pending + (item,)))
                     v = self.value(s, bits - cards, npend, b - 1)
-                    if v >= 0 and v + self.item_reward(item) > best:
-                        best = v + self.item_reward(item)
+                    if v >= 0:
+                        v += self.item_reward(item)
+                        if v > best:
+                            best = v
         if key is not None:
             self.cache[key] = best
         return best
@@ -127,12 +129,10 @@ class _Search:
         tab = self.tab
         if self.leaf(bits, pending, b) == target:
             out: list[Move] = []
-            for item in pending:
+            for i, item in enumerate(pending):
+                rest = pending[i + 1:]
                 for m in tab.pending_moves(bits, item):
-                    rest = pending[pending.index(item) + 1:]
-                    if (rest and self.leaf(bits - m.kickers, rest, b) == target) or \
-                            (not rest and tab.flat_profile(tab.hist_key(bits - m.kickers),
-                                                           reward).get(b, -1) == target):
+                    if self.leaf(bits - m.kickers, rest, b) == target:
                         out.append(m)
                         bits -= m.kickers
                         break

@@ -6,9 +6,10 @@ against two farmers who win together; a trick ends after two passes in a row. Th
 player to empty the hand wins (for the farmers, either of them).
 
 The search is an AND-OR depth-first search memoised on (hands, seat to move, play to
-beat, seat that made it). It tries a play that empties the hand first, then larger plays
-before smaller ones, and stops at the first winning reply — so a won position usually
-costs one line, a lost one all replies. Plays come from ``ddzlab.moves``.
+beat, seat that made it). It tries a play that empties the hand first, then (leading)
+larger plays before smaller ones or (following) the lowest replies before bombs and pass,
+and stops at the first winning play — so a won position usually costs one line, a lost
+one all replies. Plays come from ``ddzlab.moves``.
 
 >>> r = solve_endgame(["33", "4"])      # leading 33 cannot be answered
 >>> r.winner, [(s, str(m)) for s, m in r.line]
@@ -22,7 +23,7 @@ from typing import Optional, Sequence, Union
 
 from ..cards import Hand
 from ..errors import RulesError
-from ..moves import Move, generator, legal_moves
+from ..moves import Move, legal_moves
 from ..rules import STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits
 
@@ -31,8 +32,8 @@ from ._core import check_move, hand_bits
 class EndgameResult:
     """``winner``: the winning seat (1v1) or side (0 = landlord, 1 = farmers, three
     hands); ``line``: one perfect-play continuation as (seat, play) until someone empties
-    the hand (the winner's plays win against every reply; the loser's are its longest
-    resistance found first)."""
+    the hand (the winning side's plays win against every reply; the losing side's are the
+    first in the search order, since all of them lose)."""
     winner: int
     line: list[tuple[int, Move]]
     nodes: int
@@ -47,7 +48,6 @@ class _Solver:
         self.rules = rules
         self.n = n
         self.landlord = landlord
-        self.gen = generator(rules)
         self.memo: dict = {}
         self.lead_cache: dict[int, list[Move]] = {}
         self.nodes = 0
@@ -112,8 +112,7 @@ class _Solver:
             win = self.wins(state, seat, last, last_seat)
             chosen = None
             for m in self.options(state[seat], last):
-                if m.cards == state[seat] and m.kind != Kind.PASS or \
-                        self.side_wins_after(state, seat, last, last_seat, m, me) == win:
+                if self.side_wins_after(state, seat, last, last_seat, m, me) == win:
                     chosen = m
                     break
             assert chosen is not None

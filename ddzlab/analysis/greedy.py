@@ -45,12 +45,12 @@ def next_play_size(bits: int) -> int:
     return best
 
 
-def q_value(hand_bits_: int, move: Move) -> int:
+def q_value(bits: int, move: Move) -> int:
     """Q(S, a) for cards S (packed) and play a."""
-    c = unpack(hand_bits_)
+    c = unpack(bits)
     mc = unpack(move.cards)
     r = -1 if move.size < 4 and any(mc[x] and c[x] == 4 for x in range(len(c))) else 0
-    rest = hand_bits_ - move.cards
+    rest = bits - move.cards
     if rest == 0:
         return MAX_Q + move.size + r
     return move.size + next_play_size(rest) + r

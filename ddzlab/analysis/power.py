@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Union
 
-from ..cards import Hand, unpack
+from ..cards import GUARD_BITS, N_RANKS, Hand, unpack
 from ..moves import Move, generator, legal_moves
 from ..rules import KIND_SHAPE, STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits, moves_text
@@ -103,10 +103,9 @@ class PowerSolver:
     """Memoised hand power for the sub-hands of one hand."""
 
     def __init__(self, bits: int, rules: Rules) -> None:
-        self.rules = rules
         by_low: dict[int, list[tuple[int, float, Move]]] = {}
         for m in generator(rules).collect(unpack(bits)):
-            low = next(r for r in range(15) if (m.cards >> (4 * r)) & 15)
+            low = next(r for r in range(N_RANKS) if (m.cards >> (4 * r)) & 15)
             by_low.setdefault(low, []).append((m.cards, move_power(m), m))
         self.by_low = by_low
         self.memo: dict[int, tuple[float, Optional[Move]]] = {0: (0.0, None)}
@@ -118,11 +117,10 @@ class PowerSolver:
         low = 0
         while not (bits >> (4 * low)) & 15:
             low += 1
-        guard = 0x888888888888888  # bit 3 of each of the 15 nibbles
-        big = bits | guard
+        big = bits | GUARD_BITS  # the SWAR containment test of ddzlab.cards.bits_contain
         best, arg = -1e18, None
         for cards, pw, m in self.by_low.get(low, ()):
-            if (big - cards) & guard == guard:
+            if (big - cards) & GUARD_BITS == GUARD_BITS:
                 v = pw + self.power(bits - cards)
                 if v > best:
                     best, arg = v, m

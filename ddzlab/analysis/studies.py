@@ -13,6 +13,7 @@ import pandas as pd
 from ..cards import Hand
 from ..moves import Move
 from ..rules import HOMEWORK, Rules, get_rules
+from ._core import moves_text
 from .astar import HEURISTICS, min_plays
 from .dfs import best_score
 from .greedy import greedy_split
@@ -32,7 +33,7 @@ def fewest_plays_table(hands: Iterable[Hand], rules: Rules | str) -> pd.DataFram
     """Fewest plays, the greedy and power splits' lengths, and A* effort per heuristic."""
     rules = get_rules(rules)
     rows = []
-    for i, h in enumerate(hands):
+    for h in hands:
         row = {"hand": str(h), "cards": len(h), "rules": rules.name}
         for name in HEURISTICS:
             res = min_plays(h, rules, heuristic=name)
@@ -96,9 +97,9 @@ def split_examples(hands: Iterable[Hand], rules: Rules | str = HOMEWORK,
         bs = best_score(h, rules)
         mp = min_plays(h, rules)
         if bs.steps != mp.plays:
-            rows.append({"hand": str(h), "fewest": " | ".join(map(str, mp.moves)),
+            rows.append({"hand": str(h), "fewest": moves_text(mp.moves),
                          "fewest_score": split_score(mp.moves),
-                         "best": " | ".join(map(str, bs.moves)), "best_score": bs.score})
+                         "best": moves_text(bs.moves), "best_score": bs.score})
             if len(rows) >= limit:
                 break
     return pd.DataFrame(rows)
@@ -106,14 +107,16 @@ def split_examples(hands: Iterable[Hand], rules: Rules | str = HOMEWORK,
 
 def draw_split(ax, moves: Sequence[Move], title: str = "") -> None:
     """Draw a split as rows of cards, one row per play (matplotlib axes)."""
+    from matplotlib.patches import FancyBboxPatch
+
     ax.set_axis_off()
     for i, m in enumerate(moves):
         y = len(moves) - i
         for j, ch in enumerate(str(m)):
-            ax.add_patch(__import__("matplotlib.patches").patches.FancyBboxPatch(
-                (j * 0.7, y - 0.4), 0.6, 0.8, boxstyle="round,pad=0.02", fc="white", ec="0.3"))
+            ax.add_patch(FancyBboxPatch((j * 0.7, y - 0.4), 0.6, 0.8, boxstyle="round,pad=0.02",
+                                        fc="white", ec="0.3"))
             ax.text(j * 0.7 + 0.3, y, ch, ha="center", va="center",
-                    color="crimson" if ch in "R" else "black", fontsize=11)
+                    color="crimson" if ch == "R" else "black", fontsize=11)
         ax.text(-0.4, y, m.kind.label, ha="right", va="center", fontsize=9, color="0.35")
     ax.set_xlim(-5, 15)
     ax.set_ylim(0, len(moves) + 1)
