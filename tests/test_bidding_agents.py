@@ -33,7 +33,7 @@ def test_levels_follow_thresholds():
         ThresholdBidder(FixedScore(), thresholds=(2, 1, 3))
 
 
-def test_bid_respects_current_bid(svm):
+def test_bid_respects_current_bid():
     game = Game(generate_deals(1, seed=3)[0])
     b = ThresholdBidder(FixedScore(), thresholds=(0, 0, math.inf))   # always worth 2
     obs = game.observation(0)
@@ -63,3 +63,4 @@ def test_bidding_match_is_reproducible():
     b = bidding_match(ThresholdBidder, "smallest", n_deals=3, seed=5)
     assert a.equals(b) and len(a) == 9 and sorted(set(a.seat)) == [0, 1, 2]
     assert set(a.bid) <= {1, 2, 3}
+    assert ((a.points > 0) == a.won).all()          # the seat's side won iff it scored

@@ -62,3 +62,10 @@ def test_as_hands_accepts_frames_series_lists():
     assert as_hands("33BR") == [Hand("33BR")]
     with pytest.raises(ValueError):
         as_hands(pd.DataFrame({"x": [1]}))
+
+
+def test_hands_frame_refuses_labels_of_another_length():
+    assert hands_frame(["33", "44"], [1, 0]).label.tolist() == [1, 0]
+    for labels in ([1], [1, 0, 1]):
+        with pytest.raises(ValueError, match="labels"):
+            hands_frame(["33", "44"], labels)

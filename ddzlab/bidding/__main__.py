@@ -18,8 +18,7 @@ from .models import MODELS, best_cv_score, default_grid, grid_search, make_bidde
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m ddzlab.bidding", description=__doc__.split("\n")[0])
     p.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
-    p.add_argument("--features", nargs="+", default=["seed", "compact", "counts", "shape",
-                                                      "search", "rich"], choices=list(FEATURE_SETS))
+    p.add_argument("--features", nargs="+", default=list(FEATURE_SETS), choices=list(FEATURE_SETS))
     p.add_argument("--grid", default="quick", choices=["test", "quick", "full"])
     p.add_argument("--jobs", type=int, default=1)
     args = p.parse_args(argv)

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 
 from ..agents import make_agent, play_game, register_agent
-from ..cards import Hand
+from ..arena import game_seed
+from ..cards import Hand, as_hand
 from ..deals import SeedLike, generate_deals
 from ..game import Game, Observation
 from ..moves import Move
@@ -104,7 +105,7 @@ class ThresholdBidder:
 
     def score(self, hand: Union[Hand, str]) -> float:
         """The model's score of one hand (memoised: a seat scores its hand once per deal)."""
-        h = hand if isinstance(hand, Hand) else Hand(hand)
+        h = as_hand(hand)
         s = self._cache.get(h.bits)
         if s is None:
             s = float(self._score(hands_frame([h]))[0])
@@ -127,10 +128,6 @@ class ThresholdBidder:
         return self.player.play(obs)
 
 
-def _seed_int(*parts: int) -> int:
-    return int(np.random.SeedSequence([int(p) for p in parts]).generate_state(1)[0])
-
-
 def bidding_match(policy: Any, baseline: Any, n_deals: int = 100, seed: int = 0,
                   progress: bool = False) -> pd.DataFrame:
     """Full games with bidding: ``policy`` in one seat, ``baseline`` in the two others.
@@ -148,12 +145,11 @@ def bidding_match(policy: Any, baseline: Any, n_deals: int = 100, seed: int = 0,
         it = tqdm(it, total=n_deals, desc="bidding match", unit="deal")
     for i, deal in it:
         for seat in range(3):
-            agents = [make_agent(policy if s == seat else baseline, seed=_seed_int(seed, i, seat, s))
+            agents = [make_agent(policy if s == seat else baseline, seed=game_seed(seed, i, seat, s))
                       for s in range(3)]
-            game = play_game(Game(deal, seed=_seed_int(seed, i, seat, 9)), agents)
-            lord = game.landlord
-            won = game.winner == seat or (lord != seat and game.winner != lord)
-            rows.append((i, seat, lord == seat, game.bid, bool(won), game.scores[seat],
-                         game.redeals))
+            game = play_game(Game(deal, seed=game_seed(seed, i, seat, 9)), agents)
+            landlord = game.landlord == seat
+            rows.append((i, seat, landlord, game.bid, game.landlord_won == landlord,
+                         game.scores[seat], game.redeals))
     return pd.DataFrame(rows, columns=["deal", "seat", "landlord", "bid", "won", "points",
                                        "redeals"])

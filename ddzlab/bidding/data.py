@@ -22,7 +22,7 @@ from typing import Union
 
 import pandas as pd
 
-from ..cards import COPIES, Hand
+from ..cards import COPIES, Hand, as_hand
 from ..config import DATA_DIR
 from ..errors import DdzError
 
@@ -82,12 +82,13 @@ def load_calls(path: Union[str, Path, None] = None) -> pd.DataFrame:
 
 def hands_frame(hands: Iterable[HandLike], labels: Iterable[int] | None = None) -> pd.DataFrame:
     """A DataFrame of hands (``hand``, ``cards`` and, if given, ``label``) from hands or texts."""
-    hs = [h if isinstance(h, Hand) else Hand(h) for h in hands]
+    hs = [as_hand(h) for h in hands]
     df = pd.DataFrame({"hand": pd.Series(hs, dtype=object), "cards": [str(h) for h in hs]})
     if labels is not None:
-        df["label"] = pd.Series(list(labels), dtype="int64")
-        if len(df["label"]) != len(hs):
-            raise ValueError("hands and labels differ in length")
+        ys = list(labels)
+        if len(ys) != len(hs):
+            raise ValueError(f"{len(hs)} hands but {len(ys)} labels")
+        df["label"] = pd.Series(ys, dtype="int64")
     return df
 
 
@@ -106,7 +107,7 @@ def as_hands(X: object) -> list[Hand]:
         values = [X]
     else:
         values = list(X)  # type: ignore[call-overload]
-    return [v if isinstance(v, Hand) else Hand(v) for v in values]
+    return [as_hand(v) for v in values]
 
 
 def to_call_rows(df: pd.DataFrame) -> list[list[int]]:

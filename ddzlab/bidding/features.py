@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.pipeline import FeatureUnion
 
 from ..cards import N_RANKS, R2, RA, RANK_CHARS, RB, RR, Hand
+from ..rules import STANDARD, Kind
 from .data import as_hands
 
 __all__ = ["HandFeatures", "SeedFeatures", "CompactFeatures", "RankCounts", "GroupCounts", "ChainFeatures",
@@ -162,33 +163,34 @@ class CompactFeatures(HandFeatures):
 
 
 # --- features computed by ddzlab.analysis (search); memoised per packed hand -------------
-
-def _analysis() -> object:
-    """`ddzlab.analysis`, or a clear error while that module is not yet in the tree."""
-    try:
-        from .. import analysis
-    except ImportError as e:  # pragma: no cover - depends on the tree's state
-        raise ImportError("this feature needs ddzlab.analysis (fewest plays, hand power, "
-                          "greedy split), which is not importable: " + str(e)) from e
-    return analysis
-
+# ddzlab.analysis is imported on first use: it takes longer to import than the rest of
+# ddzlab.bidding, and only these features need it.
 
 @lru_cache(maxsize=None)
 def _fewest_plays(bits: int) -> tuple[float, ...]:
-    from .analysis_bridge import fewest_plays_row
-    return fewest_plays_row(_analysis(), Hand.from_bits(bits))
+    """(fewest plays, small solo plays, small pair plays) from one optimal A* sequence."""
+    from ..analysis import min_plays
+    res = min_plays(Hand.from_bits(bits), STANDARD)
+    solos = sum(1 for m in res.moves if m.kind == Kind.SOLO and m.rank < RA)
+    pairs = sum(1 for m in res.moves if m.kind == Kind.PAIR and m.rank < RA)
+    return float(res.plays), float(solos), float(pairs)
 
 
 @lru_cache(maxsize=None)
 def _hand_power(bits: int) -> tuple[float, ...]:
-    from .analysis_bridge import hand_power_row
-    return hand_power_row(_analysis(), Hand.from_bits(bits))
+    """(hand power, plays of the power split) from the weight-based evaluator (seed 003)."""
+    from ..analysis import hand_power
+    res = hand_power(Hand.from_bits(bits), STANDARD)
+    return float(res.power), float(len(res.moves))
 
 
 @lru_cache(maxsize=None)
 def _greedy_split(bits: int) -> tuple[float, ...]:
-    from .analysis_bridge import greedy_split_row
-    return greedy_split_row(_analysis(), Hand.from_bits(bits))
+    """(plays of du-guai's greedy split, best first-lead Q(S,a); MAX_Q removed if it empties)."""
+    from ..analysis import MAX_Q, greedy_q, greedy_split
+    hand = Hand.from_bits(bits)
+    q = greedy_q(hand, STANDARD).max_q
+    return float(len(greedy_split(hand, STANDARD))), float(q - MAX_Q if q >= MAX_Q else q)
 
 
 class _Cached(HandFeatures):

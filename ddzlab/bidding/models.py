@@ -61,8 +61,9 @@ def make_bidder(model: str = "linear_svc", features: Union[str, Sequence] = "see
                 random_state: int = 0, **clf_params: Any) -> Pipeline:
     """A bidding Pipeline: hand features → z-score → classifier (``clf__*`` params settable).
 
-    ``features`` is a feature-set name (``seed``, ``counts``, ``shape``, ``rich``) or a list of
-    transformers; extra keyword arguments go to the classifier, e.g. ``C=0.01``.
+    ``features`` is a `FEATURE_SETS` name (``seed``, ``compact``, ``counts``, ``shape``,
+    ``search``, ``rich``) or a list of transformers or their short names; extra keyword
+    arguments go to the classifier, e.g. ``C=0.01``.
     """
     clf = _classifier(model, random_state)
     if clf_params:

@@ -9,9 +9,9 @@ The play agent is a `ddzlab.agents` spec (``"greedy"``, ``"smallest"``, or any r
 name or factory), so a stronger agent can be swapped in later; `DEFAULT_AGENT` names the
 best one available when this module was written.
 
-Reproducible: deal ``k`` of a hand is drawn from ``SeedSequence([seed, hand.bits, k])`` and
-the agents get seeds derived the same way, so a hand's label depends only on (hand,
-n_deals, agent, seed) — not on row order, chunking, workers or resuming.
+Reproducible: ``SeedSequence([seed, hand.bits, k])`` is split in two for deal ``k`` of a hand,
+one child drawing the cards and the other the three agents' seeds, so a hand's label depends
+only on (hand, n_deals, agent, seed) — not on row order, chunking, workers or resuming.
 
 >>> r = simulate_hand("3456789TJQKA2BR22", n_deals=4, seed=0)
 >>> r["n_deals"], 0.0 <= r["win_rate"] <= 1.0
@@ -21,19 +21,22 @@ from __future__ import annotations
 
 import csv
 import math
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
-from ..cards import Hand, shuffled
+from ..agents import make_agent, play_game
+from ..cards import Hand, as_hand, shuffled
 from ..deals import Deal
+from ..game import Game
 from ..rules import STANDARD
 from .data import as_hands
 
 #: the play agent used for labels: the strongest registered agent (``greedy``, du-guai's
-#: greedy split; it wins 66 % of duels against ``smallest``). Swap via ``agent=...``.
+#: greedy split; WP 0.657 against ``smallest`` in the README's duel). Swap via ``agent=...``.
 DEFAULT_AGENT = "greedy"
 
 COLUMNS = ["cards", "n_deals", "wins", "win_rate", "mean_points", "agent", "seed"]
@@ -58,8 +61,6 @@ def random_deal(hand: Hand, rng: np.random.Generator) -> Deal:
 def play_as_landlord(deal: Deal, agent: Any = DEFAULT_AGENT,
                      seeds: Sequence[int] = (0, 1, 2)) -> tuple[bool, int]:
     """Play one deal with seat 0 as landlord; (landlord won, landlord points at base 1)."""
-    from ..agents import make_agent, play_game
-    from ..game import Game
     agents = [make_agent(agent, seed=int(s)) for s in seeds]
     game = play_game(Game(deal, landlord=0), agents)
     return bool(game.landlord_won), int(game.scores[0])
@@ -68,7 +69,7 @@ def play_as_landlord(deal: Deal, agent: Any = DEFAULT_AGENT,
 def simulate_hand(hand: Union[Hand, str], n_deals: int = 50, agent: Any = DEFAULT_AGENT,
                   seed: int = 0) -> dict[str, Any]:
     """Landlord win rate of ``hand`` over ``n_deals`` random completions (see module doc)."""
-    hand = hand if isinstance(hand, Hand) else Hand(hand)
+    hand = as_hand(hand)
     wins = 0
     points = 0
     for k in range(n_deals):
@@ -119,7 +120,8 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
     label = _agent_label(agent)
     todo_all = list(dict.fromkeys(as_hands(hands)))            # unique, in order
     done: set[str] = set()
-    if path.exists() and path.stat().st_size > 0:
+    new_file = not path.exists() or path.stat().st_size == 0
+    if not new_file:
         old = read_labels(path)
         if list(old.columns) != COLUMNS:
             raise ValueError(f"{path}: not a simulated-label file (columns {list(old.columns)})")
@@ -132,54 +134,49 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
     todo = [h for h in todo_all if str(h) not in done]
     chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    new_file = not path.exists() or path.stat().st_size == 0
-    with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
-        if new_file:
-            writer.writeheader()
-            f.flush()
-        for rows in _run(chunks, n_deals, agent, seed, n_jobs, progress, len(todo), backend):
-            writer.writerows(rows)
-            f.flush()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(todo), desc="simulate", unit="hand")
+    try:
+        with open(path, "a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=COLUMNS)
+            if new_file:
+                writer.writeheader()
+                f.flush()
+            for rows in _run(chunks, n_deals, agent, seed, n_jobs, backend):
+                writer.writerows(rows)
+                f.flush()
+                if bar is not None:
+                    bar.update(len(rows))
+    finally:
+        if bar is not None:
+            bar.close()
     return read_labels(path)
 
 
 def _run(chunks: list[list[Hand]], n_deals: int, agent: Any, seed: int, n_jobs: int,
-         progress: bool, total: int, backend: str | None = None
-         ) -> Iterator[list[dict[str, Any]]]:
-    bar = None
+         backend: str | None = None) -> Iterator[list[dict[str, Any]]]:
+    """The rows of each chunk, in this process or through joblib, as chunks finish."""
+    if n_jobs == 1 and backend is None:
+        for c in chunks:
+            yield _chunk(c, n_deals, agent, seed)
+        return
+    from joblib import Parallel, delayed, parallel_backend
     client = None
-    if progress:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=total, desc="simulate", unit="hand")
+    if backend == "dask":
+        from dask.distributed import Client, get_client
+        try:
+            get_client()
+        except ValueError:
+            client = Client(processes=False)
+    if backend and n_jobs == 1:
+        n_jobs = -1              # joblib would run n_jobs=1 in this process, whatever the backend
     try:
-        if n_jobs == 1 and backend is None:
-            results: Iterable = (_chunk(c, n_deals, agent, seed) for c in chunks)
-            for rows in results:
-                if bar is not None:
-                    bar.update(len(rows))
-                yield rows
-            return
-        from contextlib import nullcontext
-        from joblib import Parallel, delayed, parallel_backend
-        if backend == "dask":
-            from dask.distributed import Client, get_client
-            try:
-                get_client()
-            except ValueError:
-                client = Client(processes=False)
-        if backend and n_jobs == 1:
-            n_jobs = -1          # joblib would run n_jobs=1 in this process, whatever the backend
         with parallel_backend(backend, n_jobs=n_jobs) if backend else nullcontext():
-            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+            yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                 delayed(_chunk)(c, n_deals, agent, seed) for c in chunks)
-            for rows in results:
-                if bar is not None:
-                    bar.update(len(rows))
-                yield rows
     finally:
-        if bar is not None:
-            bar.close()
         if client is not None:
             client.close()
 
