@@ -34,24 +34,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Union
+from typing import Optional
 
-from ..cards import N_RANKS, RB, RR, Hand, as_hand, bits_size, unpack
+from ..cards import N_RANKS, RB, RR, bits_size, unpack
 from ..errors import RulesError
-from ..moves import PASS, Move, generator
+from ..moves import PASS, Move, generator, hand_bits
 from ..rules import KIND_SHAPE, AttachSpec, Kind, Rules
 
 NIB = 15
-
-
-def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
-    """Packed cards of ``hand``, checked against the rule set's deck (raises `RulesError`)."""
-    if isinstance(hand, int):
-        bits = hand
-    else:
-        bits = as_hand(hand).bits
-    rules.check_hand(bits)
-    return bits
 
 
 def check_move(move: Move, rules: Rules, what: str = "move") -> Move:
