@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import math
 import os
-from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -34,6 +34,7 @@ from .agents.base import AgentSpec, make_agent, play_game
 from .deals import Deal, generate_deals, read_deals
 from .game import Game
 from .errors import DdzError
+from .parallel import run_chunks
 from .rules import STANDARD, Rules, get_rules
 
 Z95 = 1.959963984540054
@@ -106,15 +107,18 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
     if n_jobs == 1 and backend is None:
-        it: Iterable = indexed
-        if progress:
-            from tqdm.auto import tqdm
-            it = tqdm(indexed, desc="duel", unit="deal")
-        for index, deal in it:
-            sink(play_deal(agent_a, agent_b, deal, index, rules, seed))
-    elif indexed:
-        _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
-                      chunk_size, sink)
+        size = 1                 # here, deal by deal
+    else:
+        workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
+        size = chunk_size or max(1, math.ceil(len(indexed) / (4 * workers)))
+    chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
+    parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed),
+                                 chunks, n_jobs, backend)
+    if progress:
+        from tqdm.auto import tqdm
+        parts = tqdm(parts, total=len(chunks), desc="duel", unit="deal" if size == 1 else "chunk")
+    for part in parts:
+        sink(part)
     df = pd.DataFrame(rows, columns=GAME_COLUMNS)
     return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
 
@@ -148,36 +152,6 @@ def _results_sink(path: Union[str, Path, None], meta: dict) -> tuple[list[tuple]
             csv.writer(f).writerows(list(r) + list(meta.values()) for r in new_rows)
 
     return rows, sink
-
-
-def _run_parallel(agent_a, agent_b, indexed, rules, seed, n_jobs, backend, progress,
-                  chunk_size, sink) -> None:
-    from joblib import Parallel, delayed, parallel_backend
-    if backend and n_jobs == 1:
-        n_jobs = -1     # joblib runs n_jobs=1 in this process, whatever the backend
-    workers = n_jobs if n_jobs and n_jobs > 0 else (os.cpu_count() or 1)
-    size = chunk_size or max(1, math.ceil(len(indexed) / (4 * workers)))
-    chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
-    tasks = (delayed(_play_chunk)(agent_a, agent_b, c, rules, seed) for c in chunks)
-    client = None
-    try:
-        if backend == "dask":
-            from dask.distributed import Client, get_client
-            try:
-                get_client()
-            except ValueError:
-                client = Client(processes=False)
-        context = parallel_backend(backend, n_jobs=n_jobs) if backend else nullcontext()
-        with context:
-            results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks)
-            if progress:
-                from tqdm.auto import tqdm
-                results = tqdm(results, total=len(chunks), desc="duel", unit="chunk")
-            for part in results:
-                sink(part)
-    finally:
-        if client is not None:
-            client.close()
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import csv
 import math
-from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence, Union
 
@@ -32,6 +32,7 @@ from ..agents import make_agent, play_game
 from ..cards import Hand, as_hand, shuffled
 from ..deals import Deal
 from ..game import Game
+from ..parallel import run_chunks
 from ..rules import STANDARD
 from .data import as_hands
 
@@ -158,27 +159,7 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
 def _run(chunks: list[list[Hand]], n_deals: int, agent: Any, seed: int, n_jobs: int,
          backend: str | None = None) -> Iterator[list[dict[str, Any]]]:
     """The rows of each chunk, in this process or through joblib, as chunks finish."""
-    if n_jobs == 1 and backend is None:
-        for c in chunks:
-            yield _chunk(c, n_deals, agent, seed)
-        return
-    from joblib import Parallel, delayed, parallel_backend
-    client = None
-    if backend == "dask":
-        from dask.distributed import Client, get_client
-        try:
-            get_client()
-        except ValueError:
-            client = Client(processes=False)
-    if backend and n_jobs == 1:
-        n_jobs = -1              # joblib would run n_jobs=1 in this process, whatever the backend
-    try:
-        with parallel_backend(backend, n_jobs=n_jobs) if backend else nullcontext():
-            yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                delayed(_chunk)(c, n_deals, agent, seed) for c in chunks)
-    finally:
-        if client is not None:
-            client.close()
+    return run_chunks(partial(_chunk, n_deals=n_deals, agent=agent, seed=seed), chunks, n_jobs, backend)
 
 
 def attach_labels(df: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:
