@@ -42,7 +42,7 @@ hand against three documented thresholds (`RuleWeights.bid_thresholds`).
 >>> from ddzlab.deals import generate_deals
 >>> ex = WeightsAgent().explain(Game(generate_deals(1, seed=0)[0], landlord=0).observation(0))
 >>> ex.rule, str(ex.move)
-('lead_power', '5')
+('lead_power', '45678')
 """
 from __future__ import annotations
 
