@@ -418,7 +418,9 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
         bar = None
         if progress:
             from tqdm.auto import tqdm
-            bar = tqdm(total=len(items), desc="tournament", unit="deal")
+            pairs = len(labels) * (len(labels) - 1) // 2
+            bar = tqdm(total=pairs * len(deal_list), initial=pairs * len(deal_list) - len(items),
+                       unit="deal", desc=f"tournament, {pairs} pair{'s' * (pairs > 1)}")
         try:
             for part in run_chunks(func, chunks, n_jobs, backend):
                 sink(part)
