@@ -21,6 +21,7 @@ or a picklable ``factory(seed=...)``) and rebuilt for every game with a seed der
 from __future__ import annotations
 
 import csv
+import hashlib
 import math
 import os
 from functools import partial
@@ -41,6 +42,7 @@ Z95 = 1.959963984540054
 GAME_COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves"]
 SUMMARY_COLUMNS = ["WP", "WP_lo", "WP_hi", "ADP", "ADP_lo", "ADP_hi", "n"]
 ROWS = ["A landlord", "A farmers", "combined"]
+MAX_CHUNK = 10   # deals per parallel task at most
 
 
 class DuelResultsError(DdzError):
@@ -103,14 +105,15 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     rules = get_rules(rules)
     deal_list = _as_deals(deals, rules, seed)
     meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed}
-    rows, sink = _results_sink(results, meta)
+    rows, sink = _results_sink(results, meta, [deal_key(d) for d in deal_list])
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
     if n_jobs == 1 and backend is None:
         size = 1                 # here, deal by deal
     else:
         workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
-        size = chunk_size or max(1, math.ceil(len(indexed) / (4 * workers)))
+        # small chunks: a results file gains every few deals, not once per long chunk
+        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(indexed) / (4 * workers))))
     chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
     parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed),
                                  chunks, n_jobs, backend)
@@ -123,25 +126,49 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
 
 
-def _results_sink(path: Union[str, Path, None], meta: dict) -> tuple[list[tuple], Any]:
+def deal_key(deal: Deal) -> str:
+    """A short fingerprint of a deal: a results file row remembers which deal it played."""
+    return hashlib.sha1(deal.to_text().encode()).hexdigest()[:10]
+
+
+def _results_sink(path: Union[str, Path, None], meta: dict,
+                  keys: Sequence[str]) -> tuple[list[tuple], Any]:
     """Rows already in the results file, and a function that records new rows (in memory,
-    and appended to the file, flushed, when there is one)."""
+    and appended to the file, flushed, when there is one).
+
+    ``keys`` are the `deal_key` of the deals asked for, by index. A file whose metadata
+    (agents, rules, seed) differs, or whose rows played other deals than these (another deal
+    file, or more deals than asked for), raises `DuelResultsError`: nothing is silently
+    mixed in or dropped. A file of fewer deals is extended.
+    """
     rows: list[tuple] = []
     if path is None:
         return rows, rows.extend
     path = Path(path)
-    columns = GAME_COLUMNS + list(meta)
+    columns = GAME_COLUMNS + ["deal_key"] + list(meta)
     if path.exists() and path.stat().st_size > 0:
-        old = pd.read_csv(path)
+        old = pd.read_csv(path, dtype={"deal_key": str})
         if list(old.columns) != columns:
-            raise DuelResultsError(f"{path}: not a duel results file (columns {list(old.columns)})")
+            raise DuelResultsError(f"{path}: not a duel results file of this ddzlab version "
+                                   f"(columns {', '.join(map(str, old.columns))})")
         for key, value in meta.items():
             other = old[old[key].astype(str) != str(value)]
             if len(other):
-                raise DuelResultsError(f"{path} holds another duel ({key}={other[key].iloc[0]!r}, "
+                raise DuelResultsError(f"{path} holds another duel ({key}={_plain(other[key].iloc[0])!r}, "
                                        f"this one has {value!r}); use another file")
+        beyond = old[old.deal >= len(keys)]
+        if len(beyond):
+            raise DuelResultsError(f"{path} holds results for {old.deal.max() + 1} deals, more than "
+                                   f"the {len(keys)} asked for; ask for at least "
+                                   f"{old.deal.max() + 1} deals or use another file")
+        wrong = old[[keys[i] != k for i, k in zip(old.deal, old.deal_key)]]
+        if len(wrong):
+            raise DuelResultsError(f"{path}: deal {_plain(wrong.deal.iloc[0])} in the file is not the "
+                                   f"deal {_plain(wrong.deal.iloc[0])} asked for (another deal set or "
+                                   f"seed); use another file")
         complete = old.groupby("deal").deal.transform("size") == 2   # both halves written
-        rows = [tuple(r) for r in old.loc[complete, GAME_COLUMNS].itertuples(index=False)]
+        rows = [tuple(_plain(v) for v in r)
+                for r in old.loc[complete, GAME_COLUMNS].itertuples(index=False)]
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(",".join(columns) + "\n")
@@ -149,9 +176,15 @@ def _results_sink(path: Union[str, Path, None], meta: dict) -> tuple[list[tuple]
     def sink(new_rows: list[tuple]) -> None:
         rows.extend(new_rows)
         with open(path, "a", newline="") as f:
-            csv.writer(f).writerows(list(r) + list(meta.values()) for r in new_rows)
+            csv.writer(f, lineterminator="\n").writerows(
+                [*r, keys[r[0]], *meta.values()] for r in new_rows)
 
     return rows, sink
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (so messages read ``0``, not ``np.int64(0)``)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -218,5 +251,5 @@ def duel(agent_a: AgentSpec, agent_b: AgentSpec, deals: Union[Sequence[Deal], st
     return df
 
 
-__all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
+__all__ = ["duel", "duel_games", "DuelResultsError", "deal_key", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
            "GAME_COLUMNS", "SUMMARY_COLUMNS", "ROWS"]

@@ -199,3 +199,36 @@ def test_duel_results_file_of_another_duel_is_refused(tmp_path):
     (tmp_path / "bad.csv").write_text("x,y\n1,2\n")
     with pytest.raises(DuelResultsError, match="not a duel results file"):
         duel_games("random", "smallest", 2, progress=False, results=tmp_path / "bad.csv")
+
+
+def test_results_file_holds_exactly_the_deals_asked_for(tmp_path):
+    from ddzlab.arena import DuelResultsError
+    deals = generate_deals(5, seed=4)
+    path = tmp_path / "duel.csv"
+    duel_games("random", "smallest", deals[:3], progress=False, results=path)
+    text = path.read_bytes()
+    assert b"\r" not in text and text.count(b"\n") == 1 + 6          # one line end, LF only
+    with pytest.raises(DuelResultsError, match="results for 3 deals, more than the 2 asked for"):
+        duel_games("random", "smallest", deals[:2], progress=False, results=path)
+    other = generate_deals(5, seed=5)
+    with pytest.raises(DuelResultsError, match=r"deal 0 in the file is not the deal 0 asked for"):
+        duel_games("random", "smallest", other, progress=False, results=path)
+    # the same deals, more of them: the file is extended, not replayed
+    assert len(duel_games("random", "smallest", deals, progress=False, results=path)) == 10
+    # a foreign value is printed as a plain number, not as np.int64(4)
+    with pytest.raises(DuelResultsError, match=r"\(seed=0, this one has 1\)"):
+        duel_games("random", "smallest", deals, progress=False, results=path, seed=1)
+
+
+def test_parallel_duel_saves_results_in_small_chunks(tmp_path, monkeypatch):
+    import ddzlab.arena as arena
+    seen = []
+    real = arena.run_chunks
+
+    def spy(func, chunks, n_jobs=1, backend=None):
+        seen.extend(len(c) for c in chunks)
+        return real(func, chunks, 1, None)          # run here: only the chunking is checked
+    monkeypatch.setattr(arena, "run_chunks", spy)
+    duel_games("random", "smallest", generate_deals(60, seed=1), n_jobs=2, progress=False,
+               results=tmp_path / "d.csv")
+    assert sum(seen) == 60 and max(seen) <= arena.MAX_CHUNK
