@@ -172,12 +172,14 @@ def test_duel_resumes_from_its_results_file(tmp_path):
     deals = generate_deals(6, seed=4)
     full = duel_games("random", "smallest", deals, progress=False)
     path = tmp_path / "duel.csv"
-    duel_games("random", "smallest", deals[:4], progress=False, results=path)   # "interrupted"
+    duel_games("random", "smallest", deals, progress=False, results=path)
     lines = path.read_text().splitlines()
-    assert len(lines) == 1 + 8
+    assert len(lines) == 1 + 12
+    path.write_text("\n".join(lines[:1 + 8 + 1]) + "\n")    # "interrupted" after 4 deals and a half
     resumed = duel_games("random", "smallest", deals, progress=False, results=path)
     assert resumed.equals(full)
-    assert len(path.read_text().splitlines()) == 1 + 12
+    # deals 4 and 5 were played again; the orphan half of deal 4 stays but is never read
+    assert len(path.read_text().splitlines()) == 1 + 9 + 4
     # nothing left to play: a rerun reads the file and builds no agent
     counter = CountingSmallest()
     CountingSmallest.built = 0
@@ -208,16 +210,14 @@ def test_results_file_holds_exactly_the_deals_asked_for(tmp_path):
     duel_games("random", "smallest", deals[:3], progress=False, results=path)
     text = path.read_bytes()
     assert b"\r" not in text and text.count(b"\n") == 1 + 6          # one line end, LF only
-    with pytest.raises(DuelResultsError, match="results for 3 deals, more than the 2 asked for"):
-        duel_games("random", "smallest", deals[:2], progress=False, results=path)
-    other = generate_deals(5, seed=5)
-    with pytest.raises(DuelResultsError, match=r"deal 0 in the file is not the deal 0 asked for"):
-        duel_games("random", "smallest", other, progress=False, results=path)
-    # the same deals, more of them: the file is extended, not replayed
-    assert len(duel_games("random", "smallest", deals, progress=False, results=path)) == 10
-    # a foreign value is printed as a plain number, not as np.int64(4)
-    with pytest.raises(DuelResultsError, match=r"\(seed=0, this one has 1\)"):
-        duel_games("random", "smallest", deals, progress=False, results=path, seed=1)
+    # fewer, more or other deals than the file's: refused (it used to override --deals)
+    for other in (deals[:2], deals, generate_deals(3, seed=5)):
+        with pytest.raises(DuelResultsError, match=r"another duel \(deals='3:"):
+            duel_games("random", "smallest", other, progress=False, results=path)
+    # a foreign value is printed plainly ('0'), not as np.int64(0)
+    with pytest.raises(DuelResultsError, match=r"\(seed='0', this one has '1'\)"):
+        duel_games("random", "smallest", deals[:3], progress=False, results=path, seed=1)
+    assert len(duel_games("random", "smallest", deals[:3], progress=False, results=path)) == 6
 
 
 def test_parallel_duel_saves_results_in_small_chunks(tmp_path, monkeypatch):
