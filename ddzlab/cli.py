@@ -3,6 +3,8 @@
     ddzlab play [--seat 0] [--agents random random] [--seed S] [--rules standard] [--landlord N]
                 [--players 2]
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
+    ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
+                      [--results FILE] [--out table.csv]
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
@@ -190,6 +192,62 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .arena import tournament
+    rules = get_rules(args.rules)
+    deals = args.deal_file if args.deal_file else args.deals
+    try:
+        df = tournament(args.agents, deals, rules, n_jobs=args.jobs, scheduler=args.scheduler,
+                        progress=not args.quiet, seed=args.seed, results=args.results)
+    except KeyboardInterrupt:
+        kept = f"; the finished deals are in {args.results}, rerun to resume" if args.results else ""
+        print(f"ddzlab tournament: interrupted{kept}", file=sys.stderr)
+        return 130
+    print(f"Round robin of {len(df.attrs['agents'])} agents, {df.attrs['deals']} deals x 2 sides "
+          f"per pair, {rules.name} rules, seat 0 landlord. WP and ADP of A against B "
+          "[95% CI; combined: deals as pairs]:", file=out)
+    print(tournament_text(df), file=out)
+    if args.out:
+        df.to_csv(args.out, index=False, lineterminator="\n")
+        print(f"table written to {args.out}", file=out)
+    return 0
+
+
+def tournament_text(df) -> str:
+    """A tournament frame as text: one line per pair (A listed first), then the WP matrix."""
+    import pandas as pd
+    agents = df.attrs["agents"]
+    lines = []
+    for i, a in enumerate(agents):
+        for b in agents[i + 1:]:
+            rows = df[(df.a == a) & (df.b == b)].set_index("role")
+            if not len(rows):
+                continue
+            c = rows.loc["combined"]
+            lines.append({"A": a, "B": b, "WP": f"{c.WP:.3f} [{c.WP_lo:.3f}, {c.WP_hi:.3f}]",
+                          "WP landlord": f"{rows.loc['landlord', 'WP']:.3f}",
+                          "WP farmers": f"{rows.loc['farmers', 'WP']:.3f}",
+                          "ADP": f"{c.ADP:+.3f} [{c.ADP_lo:+.3f}, {c.ADP_hi:+.3f}]",
+                          "ms/move A": f"{1e3 * c.sec_per_move_a:.3g}",
+                          "ms/move B": f"{1e3 * c.sec_per_move_b:.3g}"})
+    pairs = pd.DataFrame(lines).to_string(index=False)
+    comb = df[df.role == "combined"].pivot(index="a", columns="b", values="WP")
+    comb = comb.reindex(index=agents, columns=agents).rename_axis(index=None, columns=None)
+    matrix = comb.to_string(float_format="{:.3f}".format, na_rep="-")
+    return f"{pairs}\n\nWP of the row agent against the column agent (combined):\n{matrix}"
+
+
+def _at_least_one(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .analysis import solve_report
     print(solve_report(Hand(args.hand), get_rules(args.rules)), file=out)
@@ -254,6 +312,22 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
     sd.set_defaults(func=cmd_duel)
+
+    sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
+    sn.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")
+    sn.add_argument("--deals", type=_at_least_one, default=200,
+                    help="number of deals generated from --seed (default 200)")
+    sn.add_argument("--deal-file", default=None, help="read deals from this file instead")
+    sn.add_argument("--seed", type=int, default=0)
+    sn.add_argument("--rules", default="standard", help=rules_help)
+    sn.add_argument("--jobs", type=_at_least_one, default=1, help="parallel workers (joblib)")
+    sn.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run on an existing dask cluster, e.g. tcp://10.0.0.5:8786")
+    sn.add_argument("--results", default=None,
+                    help="CSV that finished deals are appended to; rerun with it to resume")
+    sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
+    sn.add_argument("--quiet", action="store_true", help="no progress bar")
+    sn.set_defaults(func=cmd_tournament)
 
     ss = sub.add_parser("solve", help="analyse a hand")
     ss.add_argument("hand")
