@@ -30,11 +30,12 @@ from typing import Any, Iterable, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from .agents.base import AgentSpec, make_agent, play_game
+from .agents.base import AgentSpec, agent_name, make_agent, play_game
 from .deals import Deal, generate_deals, read_deals
 from .game import Game
 from .errors import DdzError
 from .parallel import run_chunks
+from .records import RecordWriter, game_record, play_recorded
 from .rules import STANDARD, Rules, get_rules
 
 Z95 = 1.959963984540054
@@ -53,13 +54,19 @@ def game_seed(seed: int, deal: int, half: int, seat: int) -> int:
 
 
 def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, rules: Rules,
-              seed: int = 0) -> list[tuple]:
-    """Both halves of one deal: rows of `GAME_COLUMNS` (A landlord first)."""
+              seed: int = 0, records: Optional[list] = None) -> list[tuple]:
+    """Both halves of one deal: rows of `GAME_COLUMNS` (A landlord first). With a
+    ``records`` list, each game's `ddzlab.records.game_record` is appended to it."""
     rows = []
     for half, (lord, farmer) in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
         agents = [make_agent(spec, seed=game_seed(seed, index, half, s))
                   for s, spec in enumerate((lord, farmer, farmer))]
-        game = play_game(Game(deal, rules=rules, landlord=0), agents)
+        if records is None:
+            game = play_game(Game(deal, rules=rules, landlord=0), agents)
+        else:
+            game, evals = play_recorded(Game(deal, rules=rules, landlord=0), agents)
+            records.append(game_record(game, [agent_name(a) for a in agents], evals,
+                                       index=2 * index + half, deal_no=index, half=half))
         lw = bool(game.landlord_won)
         a_won = lw if half == 0 else not lw
         points = (1 << game.bombs) * (1 if a_won else -1)
@@ -68,11 +75,13 @@ def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, ru
 
 
 def _play_chunk(agent_a: AgentSpec, agent_b: AgentSpec, chunk: list[tuple[int, Deal]],
-                rules: Rules, seed: int) -> list[tuple]:
+                rules: Rules, seed: int, record: bool = False) -> Any:
+    """Rows of the chunk's games; with ``record``, (rows, game records)."""
     out: list[tuple] = []
+    records: Optional[list] = [] if record else None
     for index, deal in chunk:
-        out.extend(play_deal(agent_a, agent_b, deal, index, rules, seed))
-    return out
+        out.extend(play_deal(agent_a, agent_b, deal, index, rules, seed, records))
+    return (out, records) if record else out
 
 
 def _as_deals(deals: Union[Sequence[Deal], str, Path, int], rules: Rules, seed: int) -> list[Deal]:
@@ -87,7 +96,8 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
                deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
                n_jobs: int = 1, backend: Optional[str] = None, progress: bool = True,
                seed: int = 0, chunk_size: Optional[int] = None,
-               results: Union[str, Path, None] = None) -> pd.DataFrame:
+               results: Union[str, Path, None] = None,
+               record: Union[str, Path, None] = None) -> pd.DataFrame:
     """Play the duel and return one row per game (`GAME_COLUMNS`), sorted by deal and half.
 
     ``deals``: a list of `Deal`, a deal file (path or name in ``data/deals``), or a number
@@ -99,6 +109,10 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     the same file and an interrupted duel resumes where it stopped (deals already in it are
     not replayed). A file written by another duel (agents, rules or seed) raises
     `DuelResultsError`.
+
+    ``record``: a game record file (`ddzlab.records`) that every game is written to, with
+    its moves and the agents' evaluations; it is appended to when resuming from ``results``
+    (a record of another duel is refused), else written afresh.
     """
     rules = get_rules(rules)
     deal_list = _as_deals(deals, rules, seed)
@@ -112,13 +126,28 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
         workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
         size = chunk_size or max(1, math.ceil(len(indexed) / (4 * workers)))
     chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
-    parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed),
+    writer = None
+    if record is not None:
+        if results is None and Path(record).exists():
+            Path(record).unlink()            # not resuming: a fresh record
+        writer = RecordWriter(record, rules=rules, agents=[meta["a"], meta["b"]], seed=seed,
+                              source="duel")
+    parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed,
+                                         record=writer is not None),
                                  chunks, n_jobs, backend)
     if progress:
         from tqdm.auto import tqdm
         parts = tqdm(parts, total=len(chunks), desc="duel", unit="deal" if size == 1 else "chunk")
-    for part in parts:
-        sink(part)
+    try:
+        for part in parts:
+            if writer is not None:
+                part, recs = part
+                for rec in recs:
+                    writer.write(rec)
+            sink(part)
+    finally:
+        if writer is not None:
+            writer.close()
     df = pd.DataFrame(rows, columns=GAME_COLUMNS)
     return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
 
@@ -204,14 +233,14 @@ def _label(spec: Any) -> str:
 def duel(agent_a: AgentSpec, agent_b: AgentSpec, deals: Union[Sequence[Deal], str, Path, int],
          rules: Union[Rules, str] = STANDARD, n_jobs: int = 1, backend: Optional[str] = None,
          progress: bool = True, seed: int = 0, chunk_size: Optional[int] = None,
-         results: Union[str, Path, None] = None) -> pd.DataFrame:
+         results: Union[str, Path, None] = None, record: Union[str, Path, None] = None) -> pd.DataFrame:
     """A against B on every deal, sides swapped; the WP/ADP table (module docstring).
 
     For the per-game rows call `duel_games` (then `summarize`); ``df.attrs`` names A, B,
     the rules and the number of deals.
     """
     games = duel_games(agent_a, agent_b, deals, rules, n_jobs, backend, progress, seed, chunk_size,
-                       results)
+                       results, record)
     df = summarize(games)
     df.attrs.update({"A": _label(agent_a), "B": _label(agent_b), "rules": get_rules(rules).name,
                      "deals": int(games.deal.nunique()) if len(games) else 0})

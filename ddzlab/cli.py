@@ -1,8 +1,9 @@
 """The ``ddzlab`` command: play, duel, solve, train, report.
 
     ddzlab play [--seat 0] [--agents random random] [--seed S] [--rules standard] [--landlord N]
-                [--players 2]
+                [--players 2] [--record FILE]
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
+                [--record FILE]
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
@@ -172,7 +173,17 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     specs = list(args.agents) or ["greedy"]
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
                             [args.seed, s]) for i, s in enumerate(others)}
-    return play_interactive(game, args.seat, agents, inp, out)
+    if not args.record:
+        return play_interactive(game, args.seat, agents, inp, out)
+    from .records import RecordWriter, explaining, game_record
+    wrapped, evals = explaining(agents)
+    code = play_interactive(game, args.seat, wrapped, inp, out)
+    seats = ["human" if s == args.seat else agent_name(agents[s]) for s in range(game.players)]
+    with RecordWriter(args.record, rules=rules, players=game.players, agents=seats,
+                      source="play") as w:        # games of any seed may share a file
+        w.write(game_record(game, seats, evals, index=w.count, seed=args.seed))
+    print(f"Game recorded in {args.record} (game {w.count - 1}).", file=out)
+    return code
 
 
 def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
@@ -182,7 +193,8 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules = get_rules(args.rules)
     deals = args.deal_file if args.deal_file else args.deals
     df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
-              progress=not args.quiet, backend=args.backend, results=args.results)
+              progress=not args.quiet, backend=args.backend, results=args.results,
+              record=args.record)
     print(f"{args.a} (A) vs {args.b} (B), {df.attrs.get('deals')} deals x 2 sides, "
           f"{rules.name} rules, seat 0 landlord:", file=out)
     with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
@@ -239,6 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--first-bidder", type=int, default=0)
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
                     help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
+    sp.add_argument("--record", default=None, metavar="FILE",
+                    help="append the game to this game record (JSON lines; see ddzlab.records)")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
@@ -253,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--quiet", action="store_true", help="no progress bar")
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
+    sd.add_argument("--record", default=None, metavar="FILE",
+                    help="write every game (moves, evaluations) to this game record (JSON lines)")
     sd.set_defaults(func=cmd_duel)
 
     ss = sub.add_parser("solve", help="analyse a hand")

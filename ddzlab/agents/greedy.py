@@ -21,15 +21,21 @@ class GreedyAgent(SmallestAgent):
     """Greedy-split play (see module docstring); deterministic."""
 
     name = "greedy"
+    last_eval = None
 
     def __init__(self, bomb_when: int = 4) -> None:
         self.bomb_when = bomb_when
+
+    def bid(self, obs: Observation) -> int:
+        self.last_eval = None
+        return super().bid(obs)
 
     def play(self, obs: Observation) -> Move:
         hand = obs.hand.bits
         moves = [m for m in obs.legal_moves if not m.is_pass]
         finishing = [m for m in moves if m.cards == hand]
         if finishing:
+            self.last_eval = {"finishes": True}
             return finishing[0]
         if obs.last_move is not None:
             partner = (obs.landlord is not None and obs.seat != obs.landlord
@@ -40,5 +46,10 @@ class GreedyAgent(SmallestAgent):
             elif not threat:
                 moves = [m for m in moves if not m.is_bomb]
         if not moves:
+            self.last_eval = None
             return obs.legal_moves[-1]          # pass (only reachable when following)
-        return max(moves, key=lambda m: q_value(hand, m))
+        scored = [(q_value(hand, m), m) for m in moves]
+        q, best = max(scored, key=lambda qm: qm[0])     # the first of the best, as before
+        top = sorted(scored, key=lambda qm: -qm[0])[:3]
+        self.last_eval = {"q": q, "top": {str(m): v for v, m in top}}
+        return best
