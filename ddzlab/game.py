@@ -43,11 +43,11 @@ from typing import Optional, Union
 
 import numpy as np
 
-from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits, pack, parse_counts
+from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits
 from .deals import Deal, SeedLike, as_rng, deal_cards
 from .errors import (DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                      RulesError)
-from .moves import PASS, PASS_WORDS, Move, detect, generator
+from .moves import PASS, PASS_WORDS, Move, detect, generator, parse_move
 from .rules import STANDARD, Kind, Rules, get_rules
 
 
@@ -349,8 +349,9 @@ class Game:
         """The seat to act plays ``action`` (a `Move`, card text like ``'33344458'``,
         ``'pass'``, or a `Hand`). Returns the move played.
 
-        Raises `OutOfTurnError`, `IllegalMoveError`, `IllegalCombinationError` or
-        `CardError` and leaves the state unchanged if the action is not allowed.
+        Raises `OutOfTurnError`, `IllegalMoveError`, `IllegalCombinationError`, or for
+        text `CardError` / `RulesError` (`ddzlab.moves.parse_move` reads it), and leaves
+        the state unchanged if the action is not allowed.
         """
         s = self._check_turn(seat, Phase.PLAY, "play")
         legal = self._legal_list()
@@ -390,20 +391,12 @@ class Game:
     def _resolve(self, action: Action, seat: int, legal: list[Move]) -> Move:
         """Turn text / a hand / a foreign Move into the legal move with those cards, or
         raise the error that names why it cannot be played."""
+        if isinstance(action, str):
+            action = parse_move(action, self.rules)   # CardError / IllegalCombinationError
         if isinstance(action, Move):
-            cards = action.cards
-            if action.kind is Kind.PASS:
-                cards = -1
+            cards = -1 if action.kind is Kind.PASS else action.cards
         elif isinstance(action, Hand):
             cards = action.bits
-        elif isinstance(action, str):
-            text = action.strip().lower()
-            if text in PASS_WORDS:
-                cards = -1
-            else:
-                cards = pack(parse_counts(action))   # CardError on unknown symbols
-                if cards == 0:
-                    raise IllegalCombinationError("no cards given: type cards such as 334 or 'pass'")
         else:
             raise TypeError(f"expected a Move, card text or a Hand, not {type(action).__name__}")
         if cards == -1:

@@ -4,7 +4,8 @@ A `Move` is a small immutable value: its `Kind`, main rank (lowest rank of the m
 chain length and cards (packed like a `Hand`). `legal_moves` lists every move a hand can
 lead, or every reply to a move plus pass; `detect` classifies any multiset of cards.
 
-The generator reads the rule set's chain and attachment specs, so variants are data.
+The enumeration lives in `MoveGenerator` (one per rule set, from the cached `generator`): it
+reads the rule set's chain and attachment specs, so variants are data.
 For the standard rules the leading set equals DouZero's (``MovesGener`` filtered by its own
 ``move_detector``), which fixes the kicker conventions:
 
@@ -29,7 +30,7 @@ from functools import lru_cache
 from typing import Iterable, Optional, Union
 
 from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
-                    format_bits, pack, parse_counts, unpack)
+                    format_bits, unpack)
 from .errors import IllegalCombinationError, RulesError
 from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules
 
@@ -143,8 +144,22 @@ def _kicker_sets(pool: list[tuple[int, int]], k: int, width: int) -> list[int]:
     return out
 
 
-class _Generator:
-    """Precomputed move tables for one rule set, and the enumeration itself."""
+class MoveGenerator:
+    """Precomputed move tables for one rule set, and the enumeration itself.
+
+    Get one with `generator(rules)` (cached per rule set: the tables are built once and
+    shared); `legal_moves`, `detect`, `Game` and the searches of `ddzlab.analysis` all use it.
+    Building one directly gives fresh, empty caches (a cold start).
+
+    * ``leading(bits)``: every move a packed hand can lead, each once;
+    * ``following(bits, to_beat)``: every reply to a move, then `PASS`;
+    * ``collect(counts, kind=, length=, above=, size=, rank=)``: the moves of rank counts,
+      filtered by kind, chain length, card count or main rank (what `detect` and the searches
+      use).
+
+    The lists returned are fresh, but the `Move` objects in them are shared by the tables
+    (they are immutable), so two calls return the *same* objects for the same moves.
+    """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -422,11 +437,12 @@ class _Generator:
 
 
 @lru_cache(maxsize=None)
-def generator(rules: Rules) -> _Generator:
-    """The (cached) move tables of a rule set."""
+def generator(rules: Rules) -> MoveGenerator:
+    """The `MoveGenerator` of a rule set, built once and cached (``generator.cache_clear()``
+    drops it, e.g. for a cold benchmark)."""
     if rules.wildcard is not None:
         raise NotImplementedError("wildcard (癞子) move generation is not implemented yet")
-    return _Generator(rules)
+    return MoveGenerator(rules)
 
 
 def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
@@ -468,13 +484,20 @@ def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> Optional[Mo
 
 
 def parse_move(text: str, rules: Rules = STANDARD) -> Move:
-    """Parse a move from text (``'pass'`` or cards); raise if the cards form no combination."""
+    """Parse a move from text: a pass word (`PASS_WORDS`) or cards such as ``'33344458'``.
+
+    Raises `CardError` for unknown symbols or more copies than a deck has, `RulesError` for
+    cards outside the rule set's deck, and `IllegalCombinationError` when the cards form no
+    combination or there are none. This is the one parser of typed moves (`Game.play` uses it).
+    """
     if text.strip().lower() in PASS_WORDS:
         return PASS
-    move = detect(text, rules)
+    bits = hand_bits(text, rules)
+    if bits == 0:
+        raise IllegalCombinationError("no cards given: type cards such as 334 or 'pass'")
+    move = detect(bits, rules)
     if move is None:
-        raise IllegalCombinationError(f"{format_bits(pack(parse_counts(text)))} is not a "
-                                      f"combination of the {rules.name} rules")
+        raise IllegalCombinationError(f"{format_bits(bits)} is not a combination of the {rules.name} rules")
     return move
 
 
@@ -490,4 +513,4 @@ def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[M
 
 
 __all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move",
-           "generator", "hand_bits"]
+           "MoveGenerator", "generator", "hand_bits"]
