@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -178,6 +178,33 @@ class Game:
         self.redeals = 0
         self._undo: list = []
         self._start(deal)
+
+    @classmethod
+    def resume(cls, deal: Deal, history: Sequence[tuple[int, Move]] = (),
+               bids: Sequence[tuple[int, int]] = (), *, rules: Union[Rules, str] = STANDARD,
+               seed: SeedLike = None, landlord: Optional[int] = None, first_bidder: int = 0,
+               players: Optional[int] = None, check: bool = True) -> "Game":
+        """The game dealt ``deal`` and taken through ``bids`` then ``history`` (seat, move)
+        pairs: the same state, undo stack included, as playing them one by one.
+
+        It rebuilds a game at a given point (`ddzlab.determinize` does so for a guessed
+        deal). ``check=False`` skips the legality test of each move (the caller vouches
+        for them: a seat must hold the cards it plays), which makes rebuilding cheap.
+        """
+        game = cls(deal, rules=rules, seed=seed, landlord=landlord, first_bidder=first_bidder,
+                   players=players)
+        for seat, value in bids:
+            game.make_bid(value, seat)
+        if bids and game.redeals:
+            raise IllegalMoveError("the bids end in an all-pass auction: the deal is gone")
+        for seat, move in history:
+            if check:
+                game.play(move, seat)
+            else:
+                if game.phase is not Phase.PLAY or seat != game.to_act:
+                    game._check_turn(seat, Phase.PLAY, "play")
+                game._push(seat, move)
+        return game
 
     # -- setting up -------------------------------------------------------------------
     def _start(self, deal: Deal) -> None:
@@ -359,6 +386,11 @@ class Game:
             move = action       # the usual case: an agent returns one of the listed moves
         else:
             move = self._resolve(action, s, legal)
+        self._push(s, move)
+        return move
+
+    def _push(self, s: int, move: Move) -> None:
+        """Apply ``move`` by seat ``s`` (the seat to act) without checking it."""
         last_move, last_seat, passes = self.last_move, self.last_seat, self.passes
         self._undo.append((0, s, move, last_move, last_seat, passes))
         self.history.append((s, move))
@@ -371,7 +403,7 @@ class Game:
             else:
                 self.passes = passes
             self.to_act = (s + 1) % self.players
-            return move
+            return
         cards = move.cards
         self.hands[s] -= cards
         self.played[s] += cards
@@ -386,7 +418,6 @@ class Game:
             self.to_act = None
         else:
             self.to_act = (s + 1) % self.players
-        return move
 
     def _resolve(self, action: Action, seat: int, legal: list[Move]) -> Move:
         """Turn text / a hand / a foreign Move into the legal move with those cards, or
