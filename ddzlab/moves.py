@@ -27,6 +27,7 @@ For the standard rules the leading set equals DouZero's (``MovesGener`` filtered
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations
 from typing import Iterable, Optional, Union
 
 from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
@@ -144,6 +145,26 @@ def _kicker_sets(pool: list[tuple[int, int]], k: int, width: int) -> list[int]:
     return out
 
 
+def _three_solos(pool: list[int], c: list[int]) -> list[int]:
+    """`_kicker_sets` of three solo kickers (a rank at most ``c[r]`` times, up to all
+    three), in the same order, without the recursion: the three-trio plane's hot path."""
+    one = [1 << (4 * r) for r in pool]
+    out: list[int] = []
+    n = len(pool)
+    for i in range(n):
+        x = one[i]
+        for j in range(i + 1, n):
+            y = x + one[j]
+            out += [y + z for z in one[j + 1:]]
+            if c[pool[j]] >= 2:
+                out.append(y + one[j])
+        if c[pool[i]] >= 2:
+            out += [2 * x + z for z in one[i + 1:]]
+            if c[pool[i]] >= 3:
+                out.append(3 * x)
+    return out
+
+
 class MoveGenerator:
     """Precomputed move tables for one rule set, and the enumeration itself.
 
@@ -187,6 +208,7 @@ class MoveGenerator:
             self.chains.append((spec, table))
         self.attachments = [(a, self._base_spec(a)) for a in rules.attachments]
         self.attach_cache: dict[tuple[Kind, int, int], dict[int, Move]] = {}
+        self.pair_rows: dict[tuple[Kind, int, int], list] = {}
         self.bomb_table = next((t for k, _, t in self.units if k == Kind.BOMB), None)
         self.by_kind = {kind: ([u for u in self.units if u[0] == kind],
                                [ch for ch in self.chains if ch[0].kind == kind],
@@ -232,6 +254,20 @@ class MoveGenerator:
                              if t not in (r, s) and (r < s or a.kicker_width == 1 and deck[r] >= 2)
                              else None for s in range(N_RANKS)] for r in range(N_RANKS)]
         return table
+
+    def _pair_rows(self, a: AttachSpec, s: int, n: int, main_ranks: range) -> list:
+        """rows[r][q], r <= q: the move of attachment ``a`` on the chain of ``n`` from ``s``
+        carrying kickers of ranks r and q (r == q: a pair as two solos), built on first use."""
+        width = KIND_SHAPE[a.base][0]
+        kw = a.kicker_width
+        main = sum(width << (4 * r) for r in main_ranks)
+        deck = unpack(self.rules.deck)
+        ok = [r not in main_ranks and deck[r] >= kw for r in range(N_RANKS)]
+        rows = [[Move(a.kind, s, n, main + (kw << (4 * r)) + (kw << (4 * q)))
+                 if ok[r] and ok[q] and (r < q or (r == q and kw == 1 and deck[r] >= 2)) else None
+                 for q in range(N_RANKS)] for r in range(N_RANKS)]
+        self.pair_rows[a.kind, s, n] = rows
+        return rows
 
     def _base_spec(self, a: AttachSpec) -> tuple[int, int, Optional[int]]:
         """(width, step, longest trio chain) of an attachment's main part."""
@@ -294,13 +330,23 @@ class MoveGenerator:
                 bases = [(1, r) for r in self.deck_ranks if c[r] >= width and above < r <= upto]
         else:
             self._chains(c, width, step, lo, hi, None, above, lambda n, s: bases.append((n, s)), upto)
+        kw = a.kicker_width
         for n, s in bases:
             k = a.per_unit * n
-            if size is not None and size != width * n + k * a.kicker_width:
+            if size is not None and size != width * n + k * kw:
                 continue
             top = s + (n - 1) * step
             main_ranks = range(s, top + 1, step)
-            kicks = self._kicks(c, main_ranks, k, a.kicker_width)
+            if k == 2:       # the common plane: two kickers, from a precomputed table
+                rows = self.pair_rows.get((a.kind, s, n))
+                if rows is None:
+                    rows = self._pair_rows(a, s, n, main_ranks)
+                pool = [r for r in self.deck_ranks if c[r] >= kw and r not in main_ranks]
+                out += [row[q] for i, r in enumerate(pool) for row in (rows[r],) for q in pool[i + 1:]]
+                if kw == 1:
+                    out += [rows[r][r] for r in pool if c[r] >= 2]
+                continue
+            kicks = self._kicks(c, main_ranks, k, kw)
             if k == 3 and a.kicker_width == 1:
                 # a kicker trio next to the chain reads as a longer chain: list those cards once
                 if self.is_chain_rank[top + 1]:
@@ -311,32 +357,29 @@ class MoveGenerator:
             cache = self.attach_cache.get(key)
             if cache is None:
                 cache = self.attach_cache[key] = {}
-            moves = [cache.get(kick) for kick in kicks]
-            if None in moves:
+            try:
+                out += [cache[kick] for kick in kicks]
+            except KeyError:
                 main = sum(width << (4 * r) for r in main_ranks)
                 for kick in kicks:
                     if kick not in cache:
                         cache[kick] = Move(a.kind, s, n, main + kick)
-                moves = [cache[kick] for kick in kicks]
-            out += moves
+                out += [cache[kick] for kick in kicks]
 
     def _kicks(self, c: list[int], main_ranks: range, k: int, kicker_width: int) -> list[int]:
-        """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc)."""
+        """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc;
+        two kickers take the table path in `_attach`)."""
         if kicker_width == 2:
             pool = [r for r in self.deck_ranks if c[r] >= 2 and r not in main_ranks]
             if k == 1:
                 return [2 << (4 * r) for r in pool]
-            if k == 2:
-                return [(2 << (4 * r)) + (2 << (4 * q)) for i, r in enumerate(pool) for q in pool[i + 1:]]
-            return _kicker_sets([(r, 1) for r in pool], k, 2)
+            return [sum(2 << (4 * r) for r in combo) for combo in combinations(pool, k)]
         pool = [r for r in self.deck_ranks if c[r] and r not in main_ranks]
         if k == 1:
             return [1 << (4 * r) for r in pool]
-        if k == 2:
-            return ([(1 << (4 * r)) + (1 << (4 * q)) for i, r in enumerate(pool) for q in pool[i + 1:]]
-                    + [2 << (4 * r) for r in pool if c[r] >= 2])
-        cap = 3 if k == 3 else 2
-        return _kicker_sets([(r, c[r] if c[r] < cap else cap) for r in pool], k, 1)
+        if k == 3:
+            return _three_solos(pool, c)
+        return _kicker_sets([(r, c[r] if c[r] < 2 else 2) for r in pool], k, 1)
 
     # -- the fast path for leading moves -----------------------------------------------
     def _ranks(self, flags: int) -> tuple[int, ...]:

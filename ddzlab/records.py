@@ -86,6 +86,11 @@ class _Explaining:
         self.evals = evals
         self.name = getattr(agent, "name", None) or type(agent).__name__
 
+    def __getattr__(self, name: str) -> Any:      # e.g. a cheater's see_all_hands
+        if name == "agent":
+            raise AttributeError(name)
+        return getattr(self.agent, name)
+
     def _forget(self) -> None:
         if getattr(self.agent, "last_eval", None) is not None:
             try:

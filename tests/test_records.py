@@ -45,10 +45,14 @@ def test_duel_record_replays_to_the_duel_rows(tmp_path):
 
 def test_resumed_duel_appends_to_its_record_and_refuses_another(tmp_path):
     rec, res = tmp_path / "r.jsonl", tmp_path / "r.csv"
-    duel_games("smallest", "random", 2, seed=1, progress=False, results=res, record=rec)
+    duel_games("smallest", "random", 3, seed=1, progress=False, results=res, record=rec)
+    full = rec.read_text()
+    for path in (rec, res):           # as if interrupted after deal 1: drop deal 2's games
+        path.write_text("".join(path.read_text().splitlines(keepends=True)[:-2]))
     duel_games("smallest", "random", 3, seed=1, progress=False, results=res, record=rec)
     _, recs = read_records(rec)
     assert sorted(r.extra["deal_no"] for r in recs) == [0, 0, 1, 1, 2, 2]
+    assert rec.read_text() == full
     with pytest.raises(RecordError, match="holds another run .seed=1"):
         RecordWriter(rec, rules="standard", agents=["smallest", "random"], seed=2, source="duel")
     # without --results a duel starts its record afresh
@@ -146,3 +150,16 @@ def test_cli_duel_and_play_write_records(tmp_path, capsys):
     main(["play", "--seed", "6", "--landlord", "1", "--record", str(play_path)],
          stdin=io.StringIO("quit\n"), stdout=io.StringIO())
     assert [r.extra["seed"] for r in read_records(play_path)[1]] == [5, 6]
+
+
+def test_tournament_record_names_each_pair(tmp_path):
+    from ddzlab.arena import tournament_games
+    path = tmp_path / "t.jsonl"
+    games = tournament_games(["greedy", "smallest", "random"], 1, seed=2, progress=False, record=path)
+    header, recs = read_records(path)
+    assert header.source == "tournament" and header.agents == ("greedy", "smallest", "random")
+    assert len(recs) == len(games) == 6 and [r.index for r in recs] == list(range(6))
+    for rec, row in zip(recs, games.itertuples()):
+        assert (rec.extra["a"], rec.extra["b"]) == (row.a, row.b)
+        assert rec.seats[0] == (row.a if row.a_landlord else row.b)
+        assert (rec.winner == 0) == row.landlord_won and len(rec.moves) == row.moves
