@@ -58,6 +58,7 @@ Z95 = 1.959963984540054
 GAME_COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves"]
 SUMMARY_COLUMNS = ["WP", "WP_lo", "WP_hi", "ADP", "ADP_lo", "ADP_hi", "n"]
 ROWS = ["A landlord", "A farmers", "combined"]
+MAX_CHUNK = 10   # deals per parallel task at most, so results files gain rows often
 #: extra per-game columns of a timed game (`play_deal` with ``timed=True``): seconds spent in
 #: the ``play`` calls of A's seats and B's seats, and how many calls each side answered
 TIME_COLUMNS = ["a_seconds", "a_moves", "b_seconds", "b_moves"]
@@ -163,12 +164,13 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
 
     ``results``: a CSV file that finished deals are appended to as they complete; rerun with
     the same file and an interrupted duel resumes where it stopped (deals already in it are
-    not replayed). A file written by another duel (agents, rules or seed) raises
-    `DuelResultsError`.
+    not replayed). A file written by another duel (agents, rules, seed, or another deal
+    set — other deals or another number of them) raises `DuelResultsError`.
     """
     rules = get_rules(rules)
     deal_list = _as_deals(deals, rules, seed)
-    meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed}
+    meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed,
+            "deals": _deal_set_id(deal_list)}      # other or more deals: refused, not mixed in
     rows, sink = _results_sink(results, meta)
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
@@ -176,7 +178,8 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
         size = 1                 # here, deal by deal
     else:
         workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
-        size = chunk_size or max(1, math.ceil(len(indexed) / (4 * workers)))
+        # small chunks: a results file gains every few deals, not once per long chunk
+        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(indexed) / (4 * workers))))
     chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
     parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed),
                                  chunks, n_jobs, backend)
@@ -411,7 +414,7 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
         size = 1
     else:
         workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
-        size = chunk_size or max(1, min(16, math.ceil(len(items) / (4 * workers))))
+        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(items) / (4 * workers))))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     func = partial(_play_pairs_chunk, tuple(entrants), rules=rules, seed=seed)
     with client:

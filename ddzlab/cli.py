@@ -8,6 +8,7 @@
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
+    ddzlab --version
 
 ``play`` reads your moves from standard input, so it can be scripted::
 
@@ -29,6 +30,21 @@ from .rules import RULESETS, get_rules
 
 class _Quit(Exception):
     """The human typed quit or standard input ended."""
+
+
+class UsageError(DdzError):
+    """Command-line arguments that name something that does not exist (a seat, a file)."""
+
+
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number ≥ 1, with a message that says so."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _ask(prompt: str, inp: TextIO, out: TextIO) -> str:
@@ -99,6 +115,9 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
     except _Quit as q:
         print(f"Game abandoned ({q}).", file=out)
         return 1
+    except KeyboardInterrupt:
+        print("\nGame abandoned (interrupted).", file=out)
+        return 130
     _announce_result(game, human, names, out)
     return 0
 
@@ -170,6 +189,9 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules = get_rules(args.rules)
     game = Game(rules=rules, seed=args.seed, landlord=args.landlord,
                 first_bidder=args.first_bidder, players=args.players)
+    if not 0 <= args.seat < game.players:
+        raise UsageError(f"--seat {args.seat} is not a seat of this {game.players}-player game: "
+                         f"choose 0..{game.players - 1}")
     others = [s for s in range(game.players) if s != args.seat]
     specs = list(args.agents) or ["greedy"]
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
@@ -183,8 +205,14 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .arena import duel
     rules = get_rules(args.rules)
     deals = args.deal_file if args.deal_file else args.deals
-    df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
-              progress=not args.quiet, backend=args.backend, results=args.results)
+    try:
+        df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
+                  progress=not args.quiet, backend=args.backend, results=args.results)
+    except KeyboardInterrupt:
+        saved = (f"finished deals are saved in {args.results}: rerun the same command to resume"
+                 if args.results else "nothing was saved (pass --results FILE to make a duel resumable)")
+        print(f"\nddzlab duel: interrupted; {saved}", file=sys.stderr)
+        return 130
     print(f"{args.a} (A) vs {args.b} (B), {df.attrs.get('deals')} deals x 2 sides, "
           f"{rules.name} rules, seat 0 landlord:", file=out)
     with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
@@ -249,8 +277,9 @@ def _at_least_one(text: str) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    from .analysis import solve_report
-    print(solve_report(Hand(args.hand), get_rules(args.rules)), file=out)
+    from .analysis.report import solve_lines
+    for line in solve_lines(Hand(args.hand), get_rules(args.rules)):
+        print(line, file=out, flush=True)
     return 0
 
 
@@ -282,7 +311,9 @@ def cmd_report(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
     p = argparse.ArgumentParser(prog="ddzlab", description="Dou Dizhu research lab.")
+    p.add_argument("--version", action="version", version=f"ddzlab {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     rules_help = f"rule set: {', '.join(RULESETS)} (default standard)"
 
@@ -302,11 +333,12 @@ def build_parser() -> argparse.ArgumentParser:
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
     sd.add_argument("a")
     sd.add_argument("b")
-    sd.add_argument("--deals", type=int, default=1000, help="number of deals generated from --seed")
+    sd.add_argument("--deals", type=_positive_int, default=1000,
+                    help="number of deals generated from --seed")
     sd.add_argument("--deal-file", default=None, help="read deals from this file instead")
     sd.add_argument("--seed", type=int, default=0)
     sd.add_argument("--rules", default="standard", help=rules_help)
-    sd.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib)")
+    sd.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
     sd.add_argument("--backend", default=None, help="joblib backend, e.g. dask")
     sd.add_argument("--quiet", action="store_true", help="no progress bar")
     sd.add_argument("--results", default=None,
@@ -357,6 +389,9 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
     except (DdzError, AgentError) as e:
         print(f"ddzlab {args.command}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nddzlab {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

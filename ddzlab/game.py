@@ -389,6 +389,11 @@ class Game:
         self._push(s, move)
         return move
 
+    def push(self, move: Move) -> None:
+        """The seat to act plays ``move``, which must be one of `legal_moves` -- unchecked:
+        the fast path for searches that only ever pick listed moves (`play` checks)."""
+        self._push(self.to_act, move)
+
     def _push(self, s: int, move: Move) -> None:
         """Apply ``move`` by seat ``s`` (the seat to act) without checking it."""
         last_move, last_seat, passes = self.last_move, self.last_seat, self.passes

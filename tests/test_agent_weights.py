@@ -71,10 +71,10 @@ def test_each_rule_changes_the_move(rule, obs, on, off):
 def test_rule_lists_and_explanation():
     assert set(ROLE_RULES) <= set(RULES)
     obs = position("3499", 0, (4, 1, 10))
-    ex = WeightsAgent(RuleWeights()).explain(obs)
+    ex = WeightsAgent(RuleWeights()).explain(obs, full=True)
     assert {str(m) for m, _ in ex.values} == {str(m) for m in obs.legal_moves}
     assert "one_card_guard" in str(ex) and str(ex).startswith("99")
-    lead = WeightsAgent(RuleWeights(), off=ROLE_RULES).explain(obs)
+    lead = WeightsAgent(RuleWeights(), off=ROLE_RULES).explain(obs, full=True)
     assert lead.rule == "lead_power"
     assert lead.move == max(lead.values, key=lambda x: (x[1], -x[0].rank))[0]
     with pytest.raises(WeightsError, match="unknown rule"):
@@ -83,6 +83,25 @@ def test_rule_lists_and_explanation():
         RuleWeights.from_dict({"follow_threshold": 1.0, "bogus": 2})
     agent = make_agent("weights:off=gatekeeper+bomb")
     assert agent.off == {"gatekeeper", "bomb"}
+
+
+def test_lazy_values_choose_as_the_full_evaluation():
+    """The agent evaluates plays in order of an upper bound and stops early; on every
+    decision of a few games it picks what evaluating every legal move picks."""
+    seen = []
+
+    class Both(WeightsAgent):
+        def play(self, obs):
+            lazy, full = self.explain(obs), WeightsAgent(self.w).explain(obs, full=True)
+            assert (lazy.move, lazy.rule) == (full.move, full.rule)
+            assert len(full.values) == len(obs.legal_moves)
+            for m, v in lazy.values:
+                assert dict(full.values)[m] == pytest.approx(v)
+            seen.append(len(lazy.values) < len(full.values))
+            return lazy.move
+    for deal in generate_deals(4, seed=5):
+        play_game(Game(deal, landlord=0), [Both(RuleWeights()), make_agent("greedy"), Both(RuleWeights())])
+    assert any(seen)                          # the bound did skip evaluations
 
 
 def test_ablation_switches_every_rule_off():
@@ -158,3 +177,31 @@ def test_power_constants_default_to_the_seed_and_change_the_power():
     assert [str(m) for m in hand_power("433335").moves] == ["333345"]
     assert [str(m) for m in hand_power("433335", constants=PowerConstants(
         four_two=2.0)).moves] != ["333345"]
+
+
+def test_train_weights_is_seeded_and_writes_loadable_weights(tmp_path, capsys):
+    import io
+    import json
+
+    from ddzlab.agents.weights_train import training_deals, tune
+    from ddzlab.cli import main
+    # the training stream is not the integer-seeded one evaluation sets use
+    assert training_deals(3, seed=0) != generate_deals(3, seed=0)
+    assert training_deals(3, seed=0) == training_deals(3, seed=0) != training_deals(3, seed=0, part=1)
+    outs = []
+    for run in range(2):
+        path = tmp_path / f"w{run}.json"
+        assert main(["train", "weights", "--deals", "3", "--candidates", "2", "--seed", "4",
+                     "--vs", "smallest", "--out", str(path)], stdout=io.StringIO()) == 0
+        data = json.loads(path.read_text())
+        data["_meta"].pop("seconds")
+        assert data["_meta"].pop("command").endswith(str(path))
+        outs.append(data)
+        assert isinstance(load_weights(path), RuleWeights)
+    assert outs[0] == outs[1]
+    assert "validation" in capsys.readouterr().out
+    res = tune(3, 2, seed=4, opponents=("smallest",), progress=False)
+    assert len(res["trials"]) == 3 and res["trials"][0][0] == dataclasses.asdict(RuleWeights())
+    assert res["weights"] in (RuleWeights(), RuleWeights.from_dict(
+        max(res["trials"], key=lambda t: t[1])[0]))
+    assert RuleWeights.from_dict(outs[0]) == res["weights"]

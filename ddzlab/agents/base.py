@@ -161,7 +161,9 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
     """Drive ``game`` to its end, asking ``agents[seat]`` for each bid and move.
 
     An agent's illegal answer raises (the game is unchanged). More than ``max_redeals``
-    all-pass auctions in a row raise `AgentError` (agents that never bid).
+    all-pass auctions in a row raise `AgentError` (agents that never bid). An agent that
+    defines ``see_all_hands(game)`` (a cheater, e.g. ``mcts_cheat``) is shown the true
+    game before each of its moves; other agents see only their `Observation`.
     """
     if len(agents) != game.players:
         raise AgentError(f"{len(agents)} agents for a {game.players}-player game")
@@ -174,7 +176,11 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
     play = game.play
     while game.phase is Phase.PLAY:
         seat = game.to_act
-        play(agents[seat].play(observe(seat)), seat)
+        agent = agents[seat]
+        cheat = getattr(agent, "see_all_hands", None)
+        if cheat is not None:      # a cheating agent (the upper bound of a study) sees all hands
+            cheat(game)
+        play(agent.play(observe(seat)), seat)
     return game
 
 

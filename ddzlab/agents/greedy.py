@@ -9,6 +9,8 @@ passed), so it is a play agent, meant for duels and for simulation labels.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..analysis.greedy import q_value
 from ..game import Observation
 from ..moves import Move
@@ -26,19 +28,27 @@ class GreedyAgent(SmallestAgent):
         self.bomb_when = bomb_when
 
     def play(self, obs: Observation) -> Move:
-        hand = obs.hand.bits
-        moves = [m for m in obs.legal_moves if not m.is_pass]
-        finishing = [m for m in moves if m.cards == hand]
-        if finishing:
-            return finishing[0]
-        if obs.last_move is not None:
-            partner = (obs.landlord is not None and obs.seat != obs.landlord
-                       and obs.last_seat != obs.landlord)
-            threat = obs.cards_left[obs.last_seat] <= self.bomb_when
-            if partner:
-                moves = []
-            elif not threat:
-                moves = [m for m in moves if not m.is_bomb]
-        if not moves:
-            return obs.legal_moves[-1]          # pass (only reachable when following)
-        return max(moves, key=lambda m: q_value(hand, m))
+        partner = (obs.last_move is not None and obs.landlord is not None
+                   and obs.seat != obs.landlord and obs.last_seat != obs.landlord)
+        threat = obs.last_move is not None and obs.cards_left[obs.last_seat] <= self.bomb_when
+        return greedy_choice(obs.hand.bits, obs.legal_moves, obs.last_move is not None, partner,
+                             threat)
+
+
+def greedy_choice(hand: int, legal: Sequence[Move], following: bool, partner: bool,
+                  threat: bool) -> Move:
+    """`GreedyAgent`'s choice among ``legal`` for packed ``hand``: ``partner`` when the move
+    to beat is the partner's, ``threat`` when its player may go out soon (bombs allowed).
+    Also the greedy rollout policy of `ddzlab.agents.mcts`, which has no `Observation`."""
+    moves = [m for m in legal if not m.is_pass]
+    for m in moves:
+        if m.cards == hand:
+            return m
+    if following:
+        if partner:
+            moves = []
+        elif not threat:
+            moves = [m for m in moves if not m.is_bomb]
+    if not moves:
+        return legal[-1]          # pass (only reachable when following)
+    return max(moves, key=lambda m: q_value(hand, m))

@@ -42,7 +42,7 @@ hand against three documented thresholds (`RuleWeights.bid_thresholds`).
 >>> from ddzlab.deals import generate_deals
 >>> ex = WeightsAgent().explain(Game(generate_deals(1, seed=0)[0], landlord=0).observation(0))
 >>> ex.rule, str(ex.move)
-('lead_power', '5')
+('lead_power', '45678')
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
-from ..analysis.power import SEED_POWER, PowerConstants, PowerSolver
+from ..analysis.power import SEED_POWER, PowerConstants, PowerSolver, move_power
 from ..cards import RANK_CHARS
 from ..errors import DdzError
 from ..game import Observation
@@ -94,6 +94,8 @@ class RuleWeights:
 
     @classmethod
     def from_dict(cls, data: dict) -> "RuleWeights":
+        """From `to_json`'s dict; keys starting with ``_`` (notes such as ``_meta``) are skipped."""
+        data = {k: v for k, v in data.items() if not k.startswith("_")}
         names = {f.name for f in fields(cls)}
         bad = sorted(set(data) - names)
         if bad:
@@ -122,8 +124,9 @@ def load_weights(path: Union[str, Path, None] = None) -> RuleWeights:
 
 @dataclass
 class Explanation:
-    """Why a move was chosen: the rule that fired and each candidate's value (gain of
-    hand power, less the control cost when following; pass is 0)."""
+    """Why a move was chosen: the rule that fired and the value of each candidate the agent
+    evaluated (gain of hand power, less the control cost when following; pass is 0). The
+    agent evaluates plays lazily (see `_Values`); ``explain(obs, full=True)`` lists all."""
     move: Move
     rule: str
     values: list[tuple[Move, float]] = field(default_factory=list)
@@ -188,53 +191,53 @@ class WeightsAgent:
     def play(self, obs: Observation) -> Move:
         return self.explain(obs).move
 
-    def explain(self, obs: Observation) -> Explanation:
-        """The move this agent plays in ``obs``, the rule that chose it and the values."""
-        moves = [m for m in obs.legal_moves if not m.is_pass]
-        hand = obs.hand.bits
+    def explain(self, obs: Observation, full: bool = False) -> Explanation:
+        """The move this agent plays in ``obs``, the rule that chose it and the values of
+        the candidates it evaluated (``full``: of every legal move; the move is the same)."""
         if not obs.legal_moves:
             raise WeightsError(f"seat {obs.seat} has no legal move to choose (not its turn?)")
+        hand = obs.hand.bits
         base = self._power(obs, hand)
-        n = obs.players
-        lord = obs.landlord
-        me = obs.seat
-        if lord is None:
-            enemies = [s for s in range(n) if s != me]
-            partner = None
-        elif me == lord:
-            enemies = [s for s in range(n) if s != me]
-            partner = None
+        n, lord, me = obs.players, obs.landlord, obs.seat
+        if lord is None or me == lord:
+            enemies, partner = [s for s in range(n) if s != me], None
         else:
             enemies = [lord]
             partner = next(s for s in range(n) if s not in (me, lord))
-        left = obs.cards_left
-        early = min(left[s] for s in enemies) > self.w.early_cards
         following = obs.last_move is not None
-        values = []
-        for m in moves:
+        early = following and min(obs.cards_left[s] for s in enemies) > self.w.early_cards
+        cost = self.w.high_cost if early else 0.0
+
+        def value(m: Move) -> float:
+            if m.is_pass:
+                return 0.0
             v = self._power(obs, hand - m.cards) - base
-            if following and early:
-                v -= self.w.high_cost * sum((m.cards >> (4 * r)) & 15 for r in range(R2, 15))
-            values.append((m, v))
-        if following:
-            values.append((PASS, 0.0))
-        ctx = _Ctx(obs, values, enemies, partner, base)
+            if cost:
+                v -= cost * sum((m.cards >> (4 * r)) & 15 for r in range(R2, 15))
+            return v
+
+        def bound(m: Move) -> float:
+            return 0.0 if m.is_pass else -move_power(m, self.power_constants)
+
+        values = _Values(list(obs.legal_moves), value, bound)
+        if full:
+            for m in values.moves:
+                values.value(m)
+        c = _Ctx(obs, values, enemies, partner, base)
         for rule in RULES:
-            if rule in self.off:
+            if rule in self.off or (following and rule in ("keep_lead", "feed_partner")):
                 continue
-            if rule in ("keep_lead", "feed_partner") and following:
-                continue
-            move = getattr(self, "_" + rule)(ctx)
+            move = getattr(self, "_" + rule)(c)
             if move is not None:
-                return Explanation(move, rule, values)
+                return Explanation(move, rule, values.items())
         if following:
-            return Explanation(self._follow_power(ctx), "follow_power", values)
-        return Explanation(_best(values), "lead_power", values)
+            return Explanation(self._follow_power(c), "follow_power", values.items())
+        return Explanation(values.best(_any)[0], "lead_power", values.items())
 
     # -- the rules (each returns a move, or None when it does not apply) --------------
     def _finish(self, c: "_Ctx") -> Optional[Move]:
         hand = c.obs.hand.bits
-        done = [m for m, _ in c.values if m.cards == hand and not m.is_pass]
+        done = [m for m in c.values.moves if m.cards == hand and not m.is_pass]
         return done[0] if done else None
 
     def _spare_partner(self, c: "_Ctx") -> Optional[Move]:
@@ -250,9 +253,8 @@ class WeightsAgent:
             return PASS
         if "gatekeeper" not in self.off and self._gate(c) is not None:
             return None                                     # the gatekeeper answers
-        ok = [(m, v) for m, v in c.values if not m.is_pass and not m.is_bomb
-              and v >= w.partner_gain and m.rank <= w.partner_max_rank]
-        return _best(ok) if ok else PASS
+        best = c.values.best(lambda m: _plain(m) and m.rank <= w.partner_max_rank)
+        return best[0] if best and best[1] >= w.partner_gain else PASS
 
     def _gate(self, c: "_Ctx") -> Optional[Move]:
         obs = c.obs
@@ -264,8 +266,8 @@ class WeightsAgent:
                 or obs.cards_left[c.partner] <= w.partner_out):
             return None
         lo, hi = w.gate_ranks
-        ok = [(m, v) for m, v in c.values if not m.is_pass and not m.is_bomb and lo <= m.rank <= hi]
-        return _best(ok) if ok else None
+        best = c.values.best(lambda m: _plain(m) and lo <= m.rank <= hi)
+        return best[0] if best else None
 
     def _gatekeeper(self, c: "_Ctx") -> Optional[Move]:
         return self._gate(c)
@@ -284,16 +286,15 @@ class WeightsAgent:
         if min(obs.cards_left[s] for s in c.enemies) != 1:
             return None
         to_beat = obs.last_move
+        solos = [m for m in c.values.moves if m.kind == Kind.SOLO]
         if to_beat is None:
-            other = [(m, v) for m, v in c.values if m.kind != Kind.SOLO and not m.is_bomb]
+            other = c.values.best(lambda m: m.kind != Kind.SOLO and not m.is_bomb)
             if other:
-                return _best(other)
-            solos = [m for m, _ in c.values if m.kind == Kind.SOLO]
+                return other[0]
             safe = [m for m in solos if not self._beatable(c, m)]
             return min(safe, key=lambda m: m.rank) if safe else max(solos, key=lambda m: m.rank)
-        if to_beat.kind == Kind.SOLO and obs.last_seat in c.enemies:
-            solos = [m for m, _ in c.values if m.kind == Kind.SOLO]
-            return max(solos, key=lambda m: m.rank) if solos else None
+        if to_beat.kind == Kind.SOLO and obs.last_seat in c.enemies and solos:
+            return max(solos, key=lambda m: m.rank)
         return None
 
     def _split_vs_two(self, c: "_Ctx") -> Optional[Move]:
@@ -302,25 +303,21 @@ class WeightsAgent:
             return None
         to_beat = obs.last_move
         if to_beat is None:
-            best = _best(c.values)
-            if best.kind != Kind.PAIR:
+            if c.values.best(_any)[0].kind != Kind.PAIR:
                 return None
-            other = [(m, v) for m, v in c.values if m.kind != Kind.PAIR and not m.is_bomb]
-            return _best(other) if other else None
-        if to_beat.kind == Kind.PAIR and obs.last_seat in c.enemies:
-            pairs = [m for m, _ in c.values if m.kind == Kind.PAIR]
-            return max(pairs, key=lambda m: m.rank) if pairs else None
+            other = c.values.best(lambda m: m.kind != Kind.PAIR and not m.is_bomb)
+            return other[0] if other else None
+        pairs = [m for m in c.values.moves if m.kind == Kind.PAIR]
+        if to_beat.kind == Kind.PAIR and obs.last_seat in c.enemies and pairs:
+            return max(pairs, key=lambda m: m.rank)
         return None
 
     def _feed_partner(self, c: "_Ctx") -> Optional[Move]:
         obs = c.obs
         if c.partner is None or c.partner != (obs.seat + 1) % obs.players:
             return None
-        k = obs.cards_left[c.partner]
-        kind = {1: Kind.SOLO, 2: Kind.PAIR}.get(k)
-        if kind is None:
-            return None
-        cand = [m for m, _ in c.values if m.kind == kind]
+        kind = {1: Kind.SOLO, 2: Kind.PAIR}.get(obs.cards_left[c.partner])
+        cand = [m for m in c.values.moves if m.kind == kind]
         return min(cand, key=lambda m: m.rank) if cand else None
 
     def _urgent_block(self, c: "_Ctx") -> Optional[Move]:
@@ -329,33 +326,29 @@ class WeightsAgent:
             return None
         if obs.cards_left[obs.last_seat] > self.w.urgent_cards:
             return None
-        ok = [(m, v) for m, v in c.values if not m.is_pass and not m.is_bomb]
-        return _best(ok) if ok else None
+        best = c.values.best(_plain)
+        return best[0] if best else None
 
     def _bomb(self, c: "_Ctx") -> Optional[Move]:
         obs = c.obs
-        bombs = [(m, v) for m, v in c.values if m.is_bomb]
+        bombs = [m for m in c.values.moves if m.is_bomb]
         if not bombs:
             return None
         if obs.last_move is not None:
             if obs.last_seat not in c.enemies:
                 return None
             if obs.cards_left[obs.last_seat] <= self.w.bomb_threat:
-                return min((m for m, _ in bombs), key=lambda m: (m.kind == Kind.ROCKET, m.rank))
+                return min(bombs, key=lambda m: (m.kind == Kind.ROCKET, m.rank))
         hand = obs.hand.bits
-        for m, _ in sorted(bombs, key=lambda x: -x[1]):
+        for m in sorted(bombs, key=lambda m: -c.values.value(m)):
             rest = self._split(obs, hand - m.cards)
             if sum(not x.is_bomb for x in rest) <= self.w.bomb_rest_plays:
                 return m
         return None
 
     def _follow_power(self, c: "_Ctx") -> Move:
-        ok = [(m, v) for m, v in c.values if not m.is_pass and not m.is_bomb]
-        if ok:
-            m, v = max(ok, key=lambda x: x[1])
-            if v >= self.w.follow_threshold:
-                return m
-        return PASS
+        best = c.values.best(_plain)
+        return best[0] if best and best[1] >= self.w.follow_threshold else PASS
 
     # -- helpers ----------------------------------------------------------------------
     def _beatable(self, c: "_Ctx", move: Move) -> bool:
@@ -371,18 +364,54 @@ class WeightsAgent:
         return False
 
 
+class _Values:
+    """The candidates' values, computed on demand. A play's value is at most its bound,
+    ``-move_power(play)`` (a play and the best split of the rest are a split of the hand,
+    so ``power(hand) ≥ power(play) + power(rest)``; the control cost only lowers it), so
+    `best` evaluates plays in the order of that bound and stops once none left can win."""
+
+    def __init__(self, moves: list[Move], value, bound) -> None:
+        self.moves, self._value, self._bound = moves, value, bound
+        self.known: dict[Move, float] = {}
+
+    def value(self, m: Move) -> float:
+        v = self.known.get(m)
+        if v is None:
+            v = self.known[m] = self._value(m)
+        return v
+
+    def best(self, pred) -> Optional[tuple[Move, float]]:
+        """The play with ``pred`` of highest value (ties: lower rank, fewer cards), or None."""
+        cand = sorted(((self._bound(m), m) for m in self.moves if pred(m)), key=lambda x: -x[0])
+        top: Optional[tuple] = None
+        for b, m in cand:
+            if top is not None and b < top[0]:
+                break
+            key = (self.value(m), -m.rank, -m.size)
+            if top is None or key > top:
+                top, arg = key, m
+        return None if top is None else (arg, top[0])
+
+    def items(self) -> list[tuple[Move, float]]:
+        return list(self.known.items())
+
+
+def _any(m: Move) -> bool:
+    return not m.is_pass
+
+
+def _plain(m: Move) -> bool:
+    """Neither pass nor a bomb."""
+    return not m.is_pass and not m.is_bomb
+
+
 @dataclass
 class _Ctx:
     obs: Observation
-    values: list[tuple[Move, float]]
+    values: _Values
     enemies: list[int]
     partner: Optional[int]
     base: float
-
-
-def _best(values: list[tuple[Move, float]]) -> Move:
-    """The highest value; ties to the lower rank, then the fewer cards."""
-    return max(values, key=lambda x: (x[1], -x[0].rank, -x[0].size))[0]
 
 
 def describe(weights: RuleWeights) -> str:

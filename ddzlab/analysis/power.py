@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Union
 
-from ..cards import GUARD_BITS, N_RANKS, Hand, unpack
+from ..cards import GUARD_BITS, Hand, unpack
 from ..moves import Move, generator, legal_moves
 from ..rules import KIND_SHAPE, STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits, moves_text
@@ -128,41 +128,59 @@ class PowerResult:
 
 
 class PowerSolver:
-    """Memoised hand power for the sub-hands of one hand (``bits``), under ``constants``."""
+    """Memoised hand power for the sub-hands of one hand (``bits``), under ``constants``.
+
+    ``memo`` maps the sub-hands searched so far to their power; `split` rebuilds the best
+    split from it (the first play, in generation order, that reaches the power).
+    """
 
     def __init__(self, bits: int, rules: Rules, constants: PowerConstants = SEED_POWER) -> None:
         self.bits = bits
         by_low: dict[int, list[tuple[int, float, Move]]] = {}
         for m in generator(rules).collect(unpack(bits)):
-            low = next(r for r in range(N_RANKS) if (m.cards >> (4 * r)) & 15)
-            by_low.setdefault(low, []).append((m.cards, move_power(m, constants), m))
+            c = m.cards
+            low = ((c & -c).bit_length() - 1) >> 2          # lowest rank the play holds
+            by_low.setdefault(low, []).append((c, move_power(m, constants), m))
         self.by_low = by_low
-        self.memo: dict[int, tuple[float, Optional[Move]]] = {0: (0.0, None)}
+        self.memo: dict[int, float] = {0: 0.0}
+        self.power = self._searcher()
 
-    def power(self, bits: int) -> float:
-        got = self.memo.get(bits)
-        if got is not None:
-            return got[0]
-        low = 0
-        while not (bits >> (4 * low)) & 15:
-            low += 1
-        big = bits | GUARD_BITS  # the SWAR containment test of ddzlab.cards.bits_contain
-        best, arg = -1e18, None
-        for cards, pw, m in self.by_low.get(low, ()):
-            if (big - cards) & GUARD_BITS == GUARD_BITS:
-                v = pw + self.power(bits - cards)
-                if v > best:
-                    best, arg = v, m
-        self.memo[bits] = (best, arg)
-        return best
+    def _searcher(self):
+        """The recursive search as a closure over local tables (the hot loop of the agent
+        that plays by hand power: no attribute look-ups inside)."""
+        memo = self.memo
+        plays = {low: [(c, pw) for c, pw, _ in row] for low, row in self.by_low.items()}
+        guard = GUARD_BITS    # the SWAR containment test of ddzlab.cards.bits_contain
+        get = memo.get
+
+        def power(bits: int) -> float:
+            """The power of the sub-hand ``bits`` (packed)."""
+            got = get(bits)
+            if got is not None:
+                return got
+            big = bits | guard
+            best = -1e18
+            for cards, pw in plays[((bits & -bits).bit_length() - 1) >> 2]:
+                if (big - cards) & guard == guard:
+                    v = pw + power(bits - cards)
+                    if v > best:
+                        best = v
+            memo[bits] = best
+            return best
+        return power
 
     def split(self, bits: int) -> list[Move]:
-        self.power(bits)
-        out = []
+        """The best split of the sub-hand ``bits``."""
+        power, out = self.power, []
         while bits:
-            m = self.memo[bits][1]
+            target = power(bits)
+            big = bits | GUARD_BITS
+            low = ((bits & -bits).bit_length() - 1) >> 2
+            for cards, pw, m in self.by_low[low]:
+                if (big - cards) & GUARD_BITS == GUARD_BITS and pw + power(bits - cards) == target:
+                    break
             out.append(m)
-            bits -= m.cards
+            bits -= cards
         return out
 
 
