@@ -10,7 +10,8 @@ A front end: it reads the frames `ddzlab.arena` returns (nothing below imports i
   with a colour bar; cells without games (an agent against itself, a pair not played) are
   hatched grey, which no value can look like.
 * `tournament_heatmaps` (WP and ADP side by side), `role_heatmaps` (landlord, farmers,
-  combined on one scale) and `role_bars` (one agent against each opponent, by role).
+  combined on one scale), `role_bars` (one agent against each opponent, by role) and
+  `time_per_move`.
 
 Every function is deterministic given its data; save figures with `ddzlab.config.savefig`.
 """
@@ -69,14 +70,17 @@ def use_style() -> None:
     plt.rcParams.update(_rc())
 
 
-def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Sequence[float],
-           hi: Sequence[float], *, reference: Optional[float] = None, offset: float = 0.0,
+def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optional[Sequence[float]] = None,
+           hi: Optional[Sequence[float]] = None, *, reference: Optional[float] = None, offset: float = 0.0,
            width: float = 0.8, horizontal: bool = False, **bar_kw) -> Axes:
-    """Bars from 0 to ``values`` with the intervals ``[lo, hi]`` as error bars; the value
-    axis always includes 0 (no truncated bars). ``reference`` draws a dashed line (e.g. WP
-    0.5); ``offset`` and ``width`` place one group of grouped bars."""
-    values, lo, hi = (np.asarray(x, dtype=float) for x in (values, lo, hi))
-    err = np.vstack([values - lo, hi - values])
+    """Bars from 0 to ``values`` with the intervals ``[lo, hi]`` as error bars (none when
+    not given); the value axis always includes 0 (no truncated bars). ``reference`` draws a
+    dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
+    values = np.asarray(values, dtype=float)
+    err = None
+    if lo is not None and hi is not None:
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        err = np.vstack([values - lo, hi - values])
     ticks = np.arange(len(values))
     if horizontal:
         ax.barh(ticks + offset, values, width, xerr=err, **bar_kw)
@@ -223,5 +227,24 @@ def role_bars(table: pd.DataFrame, agent: str, metric: str = "WP",
     return fig
 
 
+def time_per_move(table: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
+    """Each agent's milliseconds per move in a tournament (`ddzlab.arena.seconds_per_move`),
+    horizontal bars from 0 labelled with their values (wall clock: compare agents measured
+    in the same run, not across machines)."""
+    from .arena import seconds_per_move
+    ms = seconds_per_move(table) * 1e3
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6.5, 0.45 * len(ms) + 1.4), layout="constrained")
+        bar_ci(ax, list(ms.index), ms.to_numpy(), horizontal=True, color="C0")
+        for i, v in enumerate(ms):
+            ax.text(v, i, f" {v:.3g} ms", va="center", ha="left", fontsize=9, gid="bar-value")
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1.25 * float(np.nanmax(ms.to_numpy())) if np.isfinite(ms).any() else 1.0)
+        ax.set_xlabel("milliseconds per move (time inside the agent's play call)")
+        ax.set_title("Time per move")
+    return ax
+
+
 __all__ = ["style", "use_style", "bar_ci", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
-           "CMAP"]
+           "time_per_move", "CMAP"]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ddzlab import plots
-from ddzlab.arena import tournament
+from ddzlab.arena import seconds_per_move, tournament
 from ddzlab.errors import DdzError
 
 matplotlib.use("Agg")
@@ -107,6 +107,15 @@ def test_bar_ci_includes_zero_even_for_values_far_from_it():
     with plots.style():
         assert plt.rcParams["axes.spines.top"] is False
     assert plt.rcParams["axes.spines.top"] == before                 # undone after the block
+
+
+def test_time_per_move_bars(table):
+    ax = plots.time_per_move(table)
+    spm = seconds_per_move(table)
+    assert [t.get_text() for t in ax.get_yticklabels()] == AGENTS
+    assert [p.get_width() for p in ax.patches] == pytest.approx(list(spm * 1e3))
+    assert all(p.get_x() == 0 for p in ax.patches) and ax.get_xlim()[0] == 0
+    assert [t.get_text() for t in ax.texts] == [f" {v * 1e3:.3g} ms" for v in spm]
 
 
 def test_figures_are_deterministic(table):
