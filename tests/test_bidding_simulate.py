@@ -77,7 +77,7 @@ def test_dask_backend_gives_the_same_labels(tmp_path):
 def test_labels_count_landlord_wins(monkeypatch):
     """A deal the landlord wins at once (its 20 cards are one plane) is a win, worth 4 points
     (base 1, spring); and on random deals a win always comes with positive points."""
-    import ddzlab.bidding.simulate as sim
+    import ddzlab.labels as sim
     hand = Hand("333444555666777" "89")
     kitty = Hand("TJQ")
     rest = Hand.from_bits(STANDARD.deck) - hand - kitty
