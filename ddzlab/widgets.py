@@ -122,7 +122,7 @@ def _score(bits: int, rules: Rules):
 
 @lru_cache(maxsize=256)
 def _bidding(bits: int) -> float:
-    from .bidding.agents import seed_svm
+    from .bidding.models import seed_svm
     from .bidding.data import hands_frame
     return float(seed_svm().decision_function(hands_frame([Hand.from_bits(bits)]))[0])
 

@@ -130,7 +130,7 @@ def test_slow_parts_run_in_the_background_and_stale_results_are_dropped():
 
 
 def test_bidding_model_and_agents():
-    from ddzlab.bidding.agents import ThresholdBidder
+    from ddzlab.agents.threshold_bidder import ThresholdBidder
     hand = "3456789TJQKA2BR22"
     insp = HandInspector(hand, agents=["greedy", "smallest", "nosuchagent"], background=False)
     value = ThresholdBidder().score(hand)            # the seed SVM, scored independently
