@@ -153,8 +153,10 @@ def heatmap(table: pd.DataFrame, metric: str = "WP", role: str = "combined", *, 
                 continue
             shade = norm(value[i, j])
             ink = "white" if abs(shade - 0.5) > 0.3 else "black"
-            ax.text(j, i, f"{_fmt(metric, value[i, j])}\n[{_fmt(metric, lo[i, j])}, {_fmt(metric, hi[i, j])}]",
-                    ha="center", va="center", color=ink, fontsize=8.5, gid="cell-value")
+            text = _fmt(metric, value[i, j])
+            if np.isfinite(lo[i, j]) and np.isfinite(hi[i, j]):      # (no interval from one deal)
+                text += f"\n[{_fmt(metric, lo[i, j])}, {_fmt(metric, hi[i, j])}]"
+            ax.text(j, i, text, ha="center", va="center", color=ink, fontsize=8.5, gid="cell-value")
     ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
     ax.set_yticks(range(len(agents)), agents)
     ax.set_xlabel("opponent (B)")
