@@ -18,9 +18,10 @@ all, interleaved rounds, best and median):
 * ``RLCard judger`` — ``DoudizhuJudger.playable_cards_from_hand(text)``: RLCard's leading set
   as strings (it forbids B+R kickers; its own caches warm over the rounds).
 
-Run: ``python benchmarks/bench_moves.py [--hands 20000] [--rounds 5] [--keep] [--gc-on]``.
+Run: ``python benchmarks/bench_moves.py [--hands 20000] [--rounds 5] [--keep] [--gc-on] [--wall]``.
 """
 import argparse
+import time
 
 from _common import Engine, distinct_hands, douzero_cards, each, table, time_rounds
 
@@ -37,6 +38,7 @@ def main() -> None:
     parser.add_argument("--detector", action="store_true",
                         help="also time DouZero's list filtered by its detector (slow)")
     parser.add_argument("--no-rlcard", action="store_true")
+    parser.add_argument("--wall", action="store_true", help="wall-clock time instead of this process's CPU time")
     args = parser.parse_args()
     for size in args.sizes:
         hands = distinct_hands(args.hands, size, seed=size)
@@ -68,9 +70,11 @@ def main() -> None:
                 engines.append(Engine("RLCard judger", each(DoudizhuJudger.playable_cards_from_hand, rl, args.keep), n))
             except ImportError:
                 print("RLCard not installed: pip install rlcard==1.2.0")
-        time_rounds(engines, args.rounds, gc_off=not args.gc_on)
+        time_rounds(engines, args.rounds, gc_off=not args.gc_on,
+                    clock=time.perf_counter if args.wall else time.process_time)
         print(f"\nleading moves of {n:,} distinct random {size}-card hands, {args.rounds} rounds, "
-              f"GC {'on' if args.gc_on else 'off'}, results {'kept' if args.keep else 'dropped'}")
+              f"GC {'on' if args.gc_on else 'off'}, results {'kept' if args.keep else 'dropped'}, "
+              f"{'wall' if args.wall else 'CPU'} time")
         print(table(engines, "hands/s", ref))
 
 

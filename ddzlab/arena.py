@@ -52,6 +52,7 @@ from .deals import Deal, generate_deals, read_deals
 from .game import Game
 from .errors import DdzError
 from .parallel import run_chunks
+from .records import RecordWriter, game_record, play_recorded
 from .rules import STANDARD, Rules, get_rules
 
 Z95 = 1.959963984540054
@@ -114,9 +115,10 @@ class _Timed:
 
 
 def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, rules: Rules,
-              seed: int = 0, timed: bool = False) -> list[tuple]:
+              seed: int = 0, timed: bool = False, records: Optional[list] = None) -> list[tuple]:
     """Both halves of one deal: rows of `GAME_COLUMNS` (A landlord first), followed by
-    `TIME_COLUMNS` when ``timed``."""
+    `TIME_COLUMNS` when ``timed``. With a ``records`` list, each game's
+    `ddzlab.records.game_record` is appended to it."""
     rows = []
     for half, (lord, farmer) in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
         agents = [make_agent(spec, seed=game_seed(seed, index, half, s))
@@ -125,7 +127,12 @@ def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, ru
         if timed:
             sides = (0, 1, 1) if half == 0 else (1, 0, 0)
             agents = [_Timed(agent, clock, side) for agent, side in zip(agents, sides)]
-        game = play_game(Game(deal, rules=rules, landlord=0), agents)
+        if records is None:
+            game = play_game(Game(deal, rules=rules, landlord=0), agents)
+        else:
+            game, evals = play_recorded(Game(deal, rules=rules, landlord=0), agents)
+            records.append(game_record(game, [_label(lord), _label(farmer), _label(farmer)], evals,
+                                       index=2 * index + half, deal_no=index, half=half))
         lw = bool(game.landlord_won)
         a_won = lw if half == 0 else not lw
         points = (1 << game.bombs) * (1 if a_won else -1)
@@ -135,11 +142,13 @@ def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, ru
 
 
 def _play_chunk(agent_a: AgentSpec, agent_b: AgentSpec, chunk: list[tuple[int, Deal]],
-                rules: Rules, seed: int) -> list[tuple]:
+                rules: Rules, seed: int, record: bool = False) -> Any:
+    """Rows of the chunk's games; with ``record``, (rows, game records)."""
     out: list[tuple] = []
+    records: Optional[list] = [] if record else None
     for index, deal in chunk:
-        out.extend(play_deal(agent_a, agent_b, deal, index, rules, seed))
-    return out
+        out.extend(play_deal(agent_a, agent_b, deal, index, rules, seed, records=records))
+    return (out, records) if record else out
 
 
 def _as_deals(deals: Union[Sequence[Deal], str, Path, int], rules: Rules, seed: int) -> list[Deal]:
@@ -154,7 +163,8 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
                deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
                n_jobs: int = 1, backend: Optional[str] = None, progress: bool = True,
                seed: int = 0, chunk_size: Optional[int] = None,
-               results: Union[str, Path, None] = None) -> pd.DataFrame:
+               results: Union[str, Path, None] = None,
+               record: Union[str, Path, None] = None) -> pd.DataFrame:
     """Play the duel and return one row per game (`GAME_COLUMNS`), sorted by deal and half.
 
     ``deals``: a list of `Deal`, a deal file (path or name in ``data/deals``), or a number
@@ -166,6 +176,10 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     the same file and an interrupted duel resumes where it stopped (deals already in it are
     not replayed). A file written by another duel (agents, rules, seed, or another deal
     set — other deals or another number of them) raises `DuelResultsError`.
+
+    ``record``: a game record file (`ddzlab.records`) that every game is written to, with
+    its moves and the agents' evaluations; it is appended to when resuming from ``results``
+    (a record of another duel is refused), else written afresh.
     """
     rules = get_rules(rules)
     deal_list = _as_deals(deals, rules, seed)
@@ -181,13 +195,28 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
         # small chunks: a results file gains every few deals, not once per long chunk
         size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(indexed) / (4 * workers))))
     chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
-    parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed),
+    writer = None
+    if record is not None:
+        if results is None and Path(record).exists():
+            Path(record).unlink()            # not resuming: a fresh record
+        writer = RecordWriter(record, rules=rules, agents=[meta["a"], meta["b"]], seed=seed,
+                              source="duel")
+    parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed,
+                                         record=writer is not None),
                                  chunks, n_jobs, backend)
     if progress:
         from tqdm.auto import tqdm
         parts = tqdm(parts, total=len(chunks), desc="duel", unit="deal" if size == 1 else "chunk")
-    for part in parts:
-        sink(part)
+    try:
+        for part in parts:
+            if writer is not None:
+                part, recs = part
+                for rec in recs:
+                    writer.write(rec)
+            sink(part)
+    finally:
+        if writer is not None:
+            writer.close()
     df = pd.DataFrame(rows, columns=GAME_COLUMNS)
     return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
 
@@ -324,14 +353,14 @@ def _label(spec: Any) -> str:
 def duel(agent_a: AgentSpec, agent_b: AgentSpec, deals: Union[Sequence[Deal], str, Path, int],
          rules: Union[Rules, str] = STANDARD, n_jobs: int = 1, backend: Optional[str] = None,
          progress: bool = True, seed: int = 0, chunk_size: Optional[int] = None,
-         results: Union[str, Path, None] = None) -> pd.DataFrame:
+         results: Union[str, Path, None] = None, record: Union[str, Path, None] = None) -> pd.DataFrame:
     """A against B on every deal, sides swapped; the WP/ADP table (module docstring).
 
     For the per-game rows call `duel_games` (then `summarize`); ``df.attrs`` names A, B,
     the rules and the number of deals.
     """
     games = duel_games(agent_a, agent_b, deals, rules, n_jobs, backend, progress, seed, chunk_size,
-                       results)
+                       results, record)
     df = summarize(games)
     df.attrs.update({"A": _label(agent_a), "B": _label(agent_b), "rules": get_rules(rules).name,
                      "deals": int(games.deal.nunique()) if len(games) else 0})
@@ -366,22 +395,31 @@ def _deal_set_id(deals: Sequence[Deal]) -> str:
 
 
 def _play_pairs_chunk(entrants: tuple[tuple[str, AgentSpec], ...], chunk: list[tuple[int, int, int, Deal]],
-                      rules: Rules, seed: int) -> list[tuple]:
-    """Timed rows (`TOURNAMENT_GAME_COLUMNS`) of ``(agent index a, agent index b, deal index, deal)`` items."""
+                      rules: Rules, seed: int, record: bool = False) -> Any:
+    """Timed rows (`TOURNAMENT_GAME_COLUMNS`) of ``(agent index a, agent index b, deal index, deal)`` items;
+    with ``record``, (rows, game records)."""
     out: list[tuple] = []
+    records: list = []
     for ia, ib, index, deal in chunk:
         (la, sa), (lb, sb) = entrants[ia], entrants[ib]
-        out.extend((la, lb, *row) for row in play_deal(sa, sb, deal, index, rules, seed, timed=True))
-    return out
+        recs: Optional[list] = [] if record else None
+        out.extend((la, lb, *row) for row in play_deal(sa, sb, deal, index, rules, seed, timed=True,
+                                                       records=recs))
+        for rec in recs or ():
+            rec.update(a=la, b=lb)
+            records.append(rec)
+    return (out, records) if record else out
 
 
 def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
                      deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
                      *, n_jobs: int = 1, backend: Optional[str] = None, scheduler: Optional[str] = None,
                      progress: bool = True, seed: int = 0, results: Union[str, Path, None] = None,
-                     chunk_size: Optional[int] = None) -> pd.DataFrame:
+                     chunk_size: Optional[int] = None, record: Union[str, Path, None] = None) -> pd.DataFrame:
     """Every pair of agents on every deal, sides swapped: one row per game
     (`TOURNAMENT_GAME_COLUMNS`), pairs in the agents' order (``a`` listed before ``b``).
+    ``record``: a game record file for every game (as `duel_games`; each game line also
+    names its pair ``a``, ``b``).
 
     Each pair's games are exactly ``duel_games(a, b, deals, rules, seed=seed)`` (same agent
     seeds), plus the seconds each side spent in its agents' ``play`` calls. Arguments as
@@ -416,20 +454,34 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
         workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
         size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(items) / (4 * workers))))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    func = partial(_play_pairs_chunk, tuple(entrants), rules=rules, seed=seed)
+    writer = None
+    if record is not None:
+        if results is None and Path(record).exists():
+            Path(record).unlink()            # not resuming: a fresh record
+        writer = RecordWriter(record, rules=rules, agents=labels, seed=seed, source="tournament")
+    func = partial(_play_pairs_chunk, tuple(entrants), rules=rules, seed=seed,
+                   record=writer is not None)
     with client:
         bar = None
         if progress:
             from tqdm.auto import tqdm
-            bar = tqdm(total=len(items), desc="tournament", unit="deal")
+            pairs = len(labels) * (len(labels) - 1) // 2
+            bar = tqdm(total=pairs * len(deal_list), initial=pairs * len(deal_list) - len(items),
+                       unit="deal", desc=f"tournament, {pairs} pair{'s' * (pairs > 1)}")
         try:
             for part in run_chunks(func, chunks, n_jobs, backend):
+                if writer is not None:
+                    part, recs = part
+                    for rec in recs:
+                        writer.write({**rec, "game": writer.count})
                 sink(part)
                 if bar is not None:
                     bar.update(len(part) // 2)
         finally:
             if bar is not None:
                 bar.close()
+            if writer is not None:
+                writer.close()
     df = pd.DataFrame(rows, columns=TOURNAMENT_GAME_COLUMNS)
     order = {label: i for i, label in enumerate(labels)}
     df = df.sort_values(["a", "b", "deal", "a_landlord"], ascending=[True, True, True, False],
@@ -495,7 +547,7 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
                deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
                *, n_jobs: int = 1, backend: Optional[str] = None, scheduler: Optional[str] = None,
                progress: bool = True, seed: int = 0, results: Union[str, Path, None] = None,
-               chunk_size: Optional[int] = None) -> pd.DataFrame:
+               chunk_size: Optional[int] = None, record: Union[str, Path, None] = None) -> pd.DataFrame:
     """A round robin: every pair of ``agents`` plays every deal twice, sides swapped, as
     `duel` does; the tidy frame of `tournament_table` (`TOURNAMENT_COLUMNS`, one row per
     ordered pair and role, both orientations).
@@ -511,11 +563,12 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
 
     ``results``: a CSV file that finished deals are appended to (flushed as each chunk
     finishes); rerun with it to resume. A file of another tournament (agents, rules, seed
-    or deals) raises `TournamentResultsError`.
+    or deals) raises `TournamentResultsError`. ``record``: a game record file
+    (`ddzlab.records`) of every game, appended to when resuming from ``results``.
     """
     games = tournament_games(agents, deals, rules, n_jobs=n_jobs, backend=backend,
                              scheduler=scheduler, progress=progress, seed=seed, results=results,
-                             chunk_size=chunk_size)
+                             chunk_size=chunk_size, record=record)
     return tournament_table(games)
 
 

@@ -1,8 +1,9 @@
 """The ``ddzlab`` command: play, duel, solve, train, report.
 
     ddzlab play [--seat 0] [--agents random random] [--seed S] [--rules standard] [--landlord N]
-                [--players 2]
+                [--players 2] [--record FILE]
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
+                [--record FILE]
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
                       [--results FILE] [--out table.csv]
     ddzlab solve HAND [--rules standard]
@@ -196,7 +197,17 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     specs = list(args.agents) or ["greedy"]
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
                             [args.seed, s]) for i, s in enumerate(others)}
-    return play_interactive(game, args.seat, agents, inp, out)
+    if not args.record:
+        return play_interactive(game, args.seat, agents, inp, out)
+    from .records import RecordWriter, explaining, game_record
+    wrapped, evals = explaining(agents)
+    code = play_interactive(game, args.seat, wrapped, inp, out)
+    seats = ["human" if s == args.seat else agent_name(agents[s]) for s in range(game.players)]
+    with RecordWriter(args.record, rules=rules, players=game.players, agents=seats,
+                      source="play") as w:        # games of any seed may share a file
+        w.write(game_record(game, seats, evals, index=w.count, seed=args.seed))
+    print(f"Game recorded in {args.record} (game {w.count - 1}).", file=out)
+    return code
 
 
 def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
@@ -207,7 +218,8 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     deals = args.deal_file if args.deal_file else args.deals
     try:
         df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
-                  progress=not args.quiet, backend=args.backend, results=args.results)
+                  progress=not args.quiet, backend=args.backend, results=args.results,
+                  record=args.record)
     except KeyboardInterrupt:
         saved = (f"finished deals are saved in {args.results}: rerun the same command to resume"
                  if args.results else "nothing was saved (pass --results FILE to make a duel resumable)")
@@ -226,7 +238,8 @@ def cmd_tournament(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     deals = args.deal_file if args.deal_file else args.deals
     try:
         df = tournament(args.agents, deals, rules, n_jobs=args.jobs, scheduler=args.scheduler,
-                        progress=not args.quiet, seed=args.seed, results=args.results)
+                        progress=not args.quiet, seed=args.seed, results=args.results,
+                        record=args.record)
     except KeyboardInterrupt:
         kept = f"; the finished deals are in {args.results}, rerun to resume" if args.results else ""
         print(f"ddzlab tournament: interrupted{kept}", file=sys.stderr)
@@ -328,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--first-bidder", type=int, default=0)
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
                     help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
+    sp.add_argument("--record", default=None, metavar="FILE",
+                    help="append the game to this game record (JSON lines; see ddzlab.records)")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
@@ -343,6 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--quiet", action="store_true", help="no progress bar")
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
+    sd.add_argument("--record", default=None, metavar="FILE",
+                    help="write every game (moves, evaluations) to this game record (JSON lines)")
     sd.set_defaults(func=cmd_duel)
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
@@ -359,6 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="CSV that finished deals are appended to; rerun with it to resume")
     sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
     sn.add_argument("--quiet", action="store_true", help="no progress bar")
+    sn.add_argument("--record", default=None, metavar="FILE",
+                    help="write every game (moves, evaluations) to this game record (JSON lines)")
     sn.set_defaults(func=cmd_tournament)
 
     ss = sub.add_parser("solve", help="analyse a hand")

@@ -54,3 +54,19 @@ def douzero_following(hand: Hand, rival: list[int]) -> set[tuple[int, ...]]:
         moves = moves + mg.gen_type_4_bomb() + mg.gen_type_5_king_bomb()
     moves.append([])
     return {tuple(sorted(m)) for m in moves if not m or md.get_move_type(sorted(m))["type"] != md.TYPE_15_WRONG}
+
+
+def rlcard_leading(hand: Hand) -> set[str]:
+    """RLCard 1.2.0's leading moves (its judger's playable set) as card strings."""
+    from rlcard.games.doudizhu.judger import DoudizhuJudger
+    return set(DoudizhuJudger.playable_cards_from_hand(str(hand)))
+
+
+def rlcard_following(hand: Hand, target: str) -> list[str]:
+    """RLCard 1.2.0's replies to ``target`` (its `get_gt_cards`, in its order, pass first)."""
+    from types import SimpleNamespace
+
+    from rlcard.games.base import Card
+    from rlcard.games.doudizhu.utils import get_gt_cards
+    cards = [Card({"B": "BJ", "R": "RJ"}[c], "") if c in "BR" else Card("S", c) for c in str(hand)]
+    return get_gt_cards(SimpleNamespace(current_hand=cards), SimpleNamespace(played_cards=target))

@@ -73,3 +73,24 @@ def test_dask_backend_gives_the_same_labels(tmp_path):
                     backend="dask", chunk_size=1)
     key = lambda d: d.sort_values("cards").reset_index(drop=True)
     pd.testing.assert_frame_equal(key(a), key(b))
+
+
+def test_labels_count_landlord_wins(monkeypatch):
+    """A deal the landlord wins at once (its 20 cards are one plane) is a win, worth 4 points
+    (base 1, spring); and on random deals a win always comes with positive points."""
+    import ddzlab.bidding.simulate as sim
+    hand = Hand("333444555666777" "89")
+    kitty = Hand("TJQ")
+    rest = Hand.from_bits(STANDARD.deck) - hand - kitty
+    deal = sim.Deal((hand.bits, Hand.from_ranks(rest.ranks()[:17]).bits,
+                     Hand.from_ranks(rest.ranks()[17:]).bits), kitty.bits)
+    monkeypatch.setattr(sim, "random_deal", lambda h, rng: deal)
+    got = simulate_hand(hand, n_deals=3, seed=0)
+    assert (got["wins"], got["win_rate"], got["mean_points"]) == (3, 1.0, 4.0)
+    monkeypatch.undo()
+    outcomes = set()
+    for seed in range(12):
+        r = simulate_hand(HANDS[seed % len(HANDS)], n_deals=1, seed=seed, agent="random")
+        assert (r["wins"] == 1) == (r["mean_points"] > 0), r
+        outcomes.add(r["wins"])
+    assert outcomes == {0, 1}

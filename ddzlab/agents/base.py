@@ -1,7 +1,10 @@
 """The agent protocol, the registry of agents by name, and the loop that plays a game.
 
 An agent is anything with ``bid(obs) -> int`` and ``play(obs) -> Move`` (plus an optional
-``name``). It sees only the `Observation` of its own seat. Agents are registered by name
+``name``). It sees only the `Observation` of its own seat. An agent may also explain its
+decisions (optional, see `Evaluating`): after each ``bid`` or ``play`` it sets ``last_eval``
+to a small JSON-friendly dict of the values it decided on; game records
+(`ddzlab.records`) and the widgets show it, and agents without it work unchanged. Agents are registered by name
 so the CLI and the arena can build them from a short spec::
 
     make_agent("random", seed=3)          # by name
@@ -16,7 +19,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from typing import Any, Callable, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
 
 from ..errors import DdzError
 from ..game import Game, Observation, Phase
@@ -34,6 +37,27 @@ class Agent(Protocol):
     def play(self, obs: Observation) -> Move:
         """One of ``obs.legal_moves``."""
         ...
+
+
+@runtime_checkable
+class Evaluating(Protocol):
+    """Optional part of the protocol: an agent that says how it valued its last decision.
+
+    Right after ``bid(obs)`` or ``play(obs)`` returns, ``last_eval`` holds that decision's
+    evaluation as a dict of JSON-friendly values (str keys; numbers, strings, lists or
+    dicts), e.g. ``{"q": 31, "top": {"3334": 31, "5": 12}}`` or ``{"score": 0.8}``; None
+    when the agent has nothing to say about that call. The agent must reset it on every
+    call it does not evaluate, so a value never describes an older decision. Read it with
+    `last_evaluation`.
+    """
+
+    last_eval: Optional[dict]
+
+
+def last_evaluation(agent: Any) -> Optional[dict]:
+    """The agent's evaluation of its last decision (`Evaluating`), or None if it has none."""
+    value = getattr(agent, "last_eval", None)
+    return dict(value) if isinstance(value, dict) else None
 
 
 class AgentError(DdzError):
@@ -184,6 +208,6 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
     return game
 
 
-__all__ = ["Agent", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
+__all__ = ["Agent", "Evaluating", "last_evaluation", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
            "register_trainer", "available_trainers",
            "parse_spec", "agent_name", "play_game"]

@@ -6,10 +6,13 @@ never beats its own partner (unless that empties its hand), and it spends a bomb
 rocket only when the player it answers is down to ``bomb_when`` cards or fewer, or when
 the bomb empties its hand. Bidding is `SmallestAgent`'s (pass, unless everyone else
 passed), so it is a play agent, meant for duels and for simulation labels.
+
+It explains its plays (`ddzlab.agents.base.Evaluating`): ``last_eval`` holds the chosen
+play's Q and the three best-Q legal plays, ``{"q": 7, "top": {"34567": 7, "3": 4, ...}}``.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..analysis.greedy import q_value
 from ..game import Observation
@@ -23,16 +26,35 @@ class GreedyAgent(SmallestAgent):
     """Greedy-split play (see module docstring); deterministic."""
 
     name = "greedy"
+    last_eval = None
 
     def __init__(self, bomb_when: int = 4) -> None:
         self.bomb_when = bomb_when
+
+    def bid(self, obs: Observation) -> int:
+        self.last_eval = None
+        return super().bid(obs)
 
     def play(self, obs: Observation) -> Move:
         partner = (obs.last_move is not None and obs.landlord is not None
                    and obs.seat != obs.landlord and obs.last_seat != obs.landlord)
         threat = obs.last_move is not None and obs.cards_left[obs.last_seat] <= self.bomb_when
-        return greedy_choice(obs.hand.bits, obs.legal_moves, obs.last_move is not None, partner,
-                             threat)
+        hand = obs.hand.bits
+        move = greedy_choice(hand, obs.legal_moves, obs.last_move is not None, partner, threat)
+        self.last_eval = greedy_eval(hand, obs.legal_moves, move)
+        return move
+
+
+def greedy_eval(hand: int, legal: Sequence[Move], move: Move) -> Optional[dict]:
+    """The greedy agent's explanation of ``move`` (`ddzlab.agents.base.Evaluating`): its
+    Q and the three best-Q legal plays; ``{"finishes": True}`` when it empties the hand;
+    None for a pass."""
+    if move.is_pass:
+        return None
+    if move.cards == hand:
+        return {"finishes": True}
+    scored = sorted(((q_value(hand, m), m) for m in legal if not m.is_pass), key=lambda qm: -qm[0])
+    return {"q": q_value(hand, move), "top": {str(m): q for q, m in scored[:3]}}
 
 
 def greedy_choice(hand: int, legal: Sequence[Move], following: bool, partner: bool,

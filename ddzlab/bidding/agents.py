@@ -122,10 +122,13 @@ class ThresholdBidder:
     def bid(self, obs: Observation) -> int:
         lvl = self.level(obs.hand)
         legal = obs.legal_bids or (0, 1, 2, 3)
+        self.last_eval = {"score": round(self.score(obs.hand), 4), "level": lvl}
         return lvl if lvl > obs.bid and lvl in legal else 0
 
     def play(self, obs: Observation) -> Move:
-        return self.player.play(obs)
+        move = self.player.play(obs)
+        self.last_eval = getattr(self.player, "last_eval", None)
+        return move
 
 
 def bidding_match(policy: Any, baseline: Any, n_deals: int = 100, seed: int = 0,
