@@ -66,7 +66,7 @@ TIME_COLUMNS = ["a_seconds", "a_moves", "b_seconds", "b_moves"]
 ROLES = ["landlord", "farmers", "combined"]
 TOURNAMENT_GAME_COLUMNS = ["a", "b"] + GAME_COLUMNS + TIME_COLUMNS
 TOURNAMENT_COLUMNS = ["a", "b", "role", "games", "deals", "WP", "WP_lo", "WP_hi", "ADP", "ADP_lo",
-                      "ADP_hi", "sec_per_move_a", "sec_per_move_b"]
+                      "ADP_hi", "sec_per_move_a", "sec_per_move_b", "moves_a", "moves_b"]
 
 
 class ArenaError(DdzError):
@@ -522,7 +522,8 @@ def tournament_table(games: pd.DataFrame, agents: Optional[Sequence[str]] = None
     per ordered pair (a, b) that has games and role (landlord / farmers / combined, A's role),
     both orientations of every pair (B vs A is the same games from B's side). Intervals as in
     `summarize` (combined: per-deal pairs). ``sec_per_move_a``: seconds per ``play`` call of
-    A's agents in those games (wall clock; depends on the machine and its load)."""
+    A's agents in those games (wall clock; depends on the machine and its load), over
+    ``moves_a`` calls (passes included)."""
     agents = list(agents if agents is not None else games.attrs.get("agents")
                   or dict.fromkeys([*games.a, *games.b]))
     both = pd.concat([games, _mirrored(games)], ignore_index=True)
@@ -534,13 +535,24 @@ def tournament_table(games: pd.DataFrame, agents: Optional[Sequence[str]] = None
                 continue
             for role, stats in zip(ROLES, _role_stats(pair)):
                 part = pair if role == "combined" else pair[pair.a_landlord == (role == "landlord")]
-                spm_a = part.a_seconds.sum() / part.a_moves.sum() if part.a_moves.sum() else math.nan
-                spm_b = part.b_seconds.sum() / part.b_moves.sum() if part.b_moves.sum() else math.nan
-                out.append((a, b, role, *stats, float(spm_a), float(spm_b)))
+                moves_a, moves_b = int(part.a_moves.sum()), int(part.b_moves.sum())
+                spm_a = float(part.a_seconds.sum()) / moves_a if moves_a else math.nan
+                spm_b = float(part.b_seconds.sum()) / moves_b if moves_b else math.nan
+                out.append((a, b, role, *stats, spm_a, spm_b, moves_a, moves_b))
     df = pd.DataFrame(out, columns=TOURNAMENT_COLUMNS)
     df.attrs.update({k: v for k, v in games.attrs.items() if k != "agents"})
     df.attrs["agents"] = agents
     return df
+
+
+def seconds_per_move(table: pd.DataFrame) -> pd.Series:
+    """Each agent's seconds per ``play`` call over all its games of a `tournament` frame
+    (weighted by its number of calls), in the agents' order."""
+    comb = table[table.role == "combined"]
+    spent = (comb.sec_per_move_a * comb.moves_a).groupby(comb.a, sort=False).sum()
+    spm = spent / comb.moves_a.groupby(comb.a, sort=False).sum()
+    agents = table.attrs.get("agents") or list(spm.index)
+    return spm.reindex(agents).rename("sec_per_move").rename_axis("agent")
 
 
 def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
@@ -574,6 +586,6 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
 
 __all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
            "GAME_COLUMNS", "SUMMARY_COLUMNS", "ROWS",
-           "tournament", "tournament_games", "tournament_table", "paired_wilson", "ArenaError",
+           "tournament", "tournament_games", "tournament_table", "seconds_per_move", "paired_wilson", "ArenaError",
            "ResultsFileError", "TournamentResultsError", "TIME_COLUMNS", "ROLES", "TOURNAMENT_COLUMNS",
            "TOURNAMENT_GAME_COLUMNS"]

@@ -3,8 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ddzlab.bidding.simulate import (COLUMNS, label_hands, random_deal, read_labels,
-                                     simulate_hand)
+from ddzlab.labels import COLUMNS, label_hands, random_deal, read_labels, simulate_hand
 from ddzlab.cards import Hand
 from ddzlab.rules import STANDARD
 
@@ -42,7 +41,7 @@ def test_resume_skips_done_rows(tmp_path, monkeypatch):
     path = tmp_path / "labels.csv"
     first = label_hands(HANDS[:2], path, n_deals=3, seed=7, progress=False)
     calls = []
-    import ddzlab.bidding.simulate as sim
+    import ddzlab.labels as sim
     real = sim.simulate_hand
     monkeypatch.setattr(sim, "simulate_hand", lambda h, *a, **k: calls.append(str(h)) or real(h, *a, **k))
     full = label_hands(HANDS, path, n_deals=3, seed=7, progress=False)
@@ -78,7 +77,7 @@ def test_dask_backend_gives_the_same_labels(tmp_path):
 def test_labels_count_landlord_wins(monkeypatch):
     """A deal the landlord wins at once (its 20 cards are one plane) is a win, worth 4 points
     (base 1, spring); and on random deals a win always comes with positive points."""
-    import ddzlab.bidding.simulate as sim
+    import ddzlab.labels as sim
     hand = Hand("333444555666777" "89")
     kitty = Hand("TJQ")
     rest = Hand.from_bits(STANDARD.deck) - hand - kitty

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import oracle
-from conftest import random_hand
+from conftest import clumpy_hand, random_hand
 from ddzlab.analysis import min_plays
 from ddzlab.cards import Hand, pack, unpack
 from ddzlab.moves import PASS, Move, detect, legal_moves
@@ -22,17 +22,6 @@ ids = lambda r: r.name  # noqa: E731
 
 def reading(m: Move) -> tuple:
     return (m.kind, m.rank, m.length)
-
-
-def clumpy_hand(rng: np.random.Generator, rules: Rules, size: int) -> Hand:
-    """Cards drawn in clumps of 1-4 copies: many trios, bombs, chains and planes."""
-    deck = Hand.from_bits(rules.deck).counts
-    ranks = [r for r in range(15) if deck[r]]
-    c = [0] * 15
-    while sum(c) < size:
-        r = int(rng.choice(ranks))
-        c[r] = min(deck[r], c[r] + int(rng.integers(1, 5)), c[r] + size - sum(c))
-    return Hand(c)
 
 
 # -- the oracle's rule text agrees with ddzlab's rule data ---------------------------------------

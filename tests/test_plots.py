@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ddzlab import plots
-from ddzlab.arena import tournament
+from ddzlab.arena import seconds_per_move, tournament
 from ddzlab.errors import DdzError
 
 matplotlib.use("Agg")
@@ -69,6 +69,12 @@ def test_a_missing_pair_is_an_empty_cell_not_a_value(table):
     assert not np.ma.is_masked(ax.images[0].get_array()[2, 1])
 
 
+def test_one_deal_has_no_adp_interval_to_show():
+    ax = plots.heatmap(tournament(["random", "smallest"], 1, progress=False), "ADP")
+    texts = [t.get_text() for t in cells(ax)]
+    assert len(texts) == 2 and all("\n" not in t and "nan" not in t for t in texts)
+
+
 def test_tournament_and_role_figures(table):
     fig = plots.tournament_heatmaps(table)
     wp, adp = [a for a in fig.axes if a.get_label() != "<colorbar>"]
@@ -109,10 +115,19 @@ def test_bar_ci_includes_zero_even_for_values_far_from_it():
     assert plt.rcParams["axes.spines.top"] == before                 # undone after the block
 
 
+def test_time_per_move_bars(table):
+    ax = plots.time_per_move(table)
+    spm = seconds_per_move(table)
+    assert [t.get_text() for t in ax.get_yticklabels()] == AGENTS
+    assert [p.get_width() for p in ax.patches] == pytest.approx(list(spm * 1e3))
+    assert all(p.get_x() == 0 for p in ax.patches) and ax.get_xlim()[0] == 0
+    assert [t.get_text() for t in ax.texts] == [f" {v * 1e3:.3g} ms" for v in spm]
+
+
 def test_figures_are_deterministic(table):
     def png(fig):
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", metadata={"Software": None})
+        fig.savefig(buf, format="png", dpi=40, metadata={"Software": None})
         return buf.getvalue()
     assert png(plots.tournament_heatmaps(table)) == png(plots.tournament_heatmaps(table))
 

@@ -22,7 +22,7 @@ DEALS = generate_deals(5, seed=11)
 
 def untimed(df: pd.DataFrame) -> pd.DataFrame:
     """Every column that must not depend on how or where the games ran."""
-    return df.drop(columns=[c for c in df.columns if c in TIMES or c.endswith(("_seconds",))])
+    return df.drop(columns=[c for c in df.columns if c in TIMES or c.endswith("_seconds")])
 
 
 @pytest.fixture(scope="module")
@@ -86,11 +86,20 @@ class Slow(SmallestAgent):
 
 def test_time_per_move_is_charged_to_the_agent_that_moved(monkeypatch):
     monkeypatch.setattr(arena, "perf_counter", FakeClock.read)
-    df = tournament({"slow": Slow, "fast": "smallest"}, 3, progress=False).set_index(["a", "b", "role"])
+    FakeClock.now = 0.0
+    table = tournament({"slow": Slow, "fast": "smallest", "random": "random"}, 3, progress=False)
+    df = table.set_index(["a", "b", "role"])
     for role in ("landlord", "farmers", "combined"):
         assert df.loc[("slow", "fast", role), "sec_per_move_a"] == 1.0
         assert df.loc[("slow", "fast", role), "sec_per_move_b"] == 0.0
         assert df.loc[("fast", "slow", role), "sec_per_move_a"] == 0.0
+    games = tournament_games({"slow": Slow, "fast": "smallest", "random": "random"}, 3, progress=False)
+    slow_moves = games[games.a == "slow"].a_moves.sum()
+    assert df.loc[("slow", "fast", "combined"), "moves_a"] + df.loc[("slow", "random", "combined"), "moves_a"] \
+        == slow_moves
+    assert FakeClock.now == 2 * slow_moves               # every slow move was timed, twice over two runs
+    spm = arena.seconds_per_move(table)
+    assert list(spm.index) == ["slow", "fast", "random"] and list(spm) == [1.0, 0.0, 0.0]
 
 
 def test_paired_interval_narrower_when_the_deal_decides():
@@ -252,6 +261,15 @@ def test_cli_bad_agents(capsys, argv, problem):
     code, _ = run_cli(["tournament", *argv, "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and problem in err and "Traceback" not in err
+
+
+def test_cli_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(arena, "tournament", interrupted)
+    code, _ = run_cli(["tournament", "random", "smallest", "--results", str(tmp_path / "t.csv")])
+    err = capsys.readouterr().err
+    assert code == 130 and "interrupted; the finished deals are in" in err and "t.csv, rerun to resume" in err
 
 
 def _random_on_dask_worker(seed=None):

@@ -1,7 +1,7 @@
 """``ddzlab train bidder`` writes a model file that the threshold bidder loads."""
 import io
 
-from ddzlab.bidding.agents import ThresholdBidder
+from ddzlab.agents.threshold_bidder import ThresholdBidder
 from ddzlab.bidding.models import load_bidder
 from ddzlab.cli import main
 

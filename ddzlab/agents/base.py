@@ -10,9 +10,10 @@ so the CLI and the arena can build them from a short spec::
     make_agent("random", seed=3)          # by name
     make_agent("random:seed=3")           # the same, as one string (CLI-friendly)
 
-Other modules of `ddzlab.agents` register themselves with ``@register_agent("name")``;
-an unknown name triggers one import of every module in the package, so a new agent only
-has to live in its own module.
+Other modules of `ddzlab.agents` register themselves with ``@register_agent("name")``
+(trainers for ``ddzlab train NAME`` with ``@register_trainer``); an unknown name triggers one
+import of every module in the package, so a new agent only has to live in its own module.
+Only this package is searched: every agent and trainer lives in `ddzlab.agents`.
 """
 from __future__ import annotations
 
@@ -105,12 +106,11 @@ def _discover() -> None:
     pkg = importlib.import_module("ddzlab.agents")
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(f"ddzlab.agents.{info.name}")
-    for module in EXTRA_AGENT_MODULES:
-        importlib.import_module(module)
 
 
-#: modules outside `ddzlab.agents` that register agents or trainers (imported on first lookup)
-EXTRA_AGENT_MODULES = ("ddzlab.bidding.agents", "ddzlab.bidding.train")
+#: the play agent other tools use when none is named (simulation labels, the card play of
+#: ``threshold_bidder``): the strongest fast registered agent
+DEFAULT_PLAY_AGENT = "greedy"
 
 
 def available_agents() -> list[str]:
@@ -210,4 +210,4 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
 
 __all__ = ["Agent", "Evaluating", "last_evaluation", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
            "register_trainer", "available_trainers",
-           "parse_spec", "agent_name", "play_game"]
+           "parse_spec", "agent_name", "play_game", "DEFAULT_PLAY_AGENT"]

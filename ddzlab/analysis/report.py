@@ -56,7 +56,8 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     yield f"greedy Q(S,a) best: {g.best} (Q = {g.max_q})"
     if len(h) > SLOW_SCORE_CARDS:
         yield (f"(best score: searching {len(h)} cards; hands over {SLOW_SCORE_CARDS} cards "
-               "can take from a second to a minute)")
+               "can take from a second to a minute: the exact search tries every split into chains "
+               "and planes)")
     bs = best_score(h, rules)
     yield f"best score (DFS): {_score_line(bs)}  {moves_text(bs.moves)}  [{bs.seconds * 1e3:.1f} ms]"
     if len(h) > POWER_MAX_CARDS:

@@ -3,18 +3,19 @@
     ddzlab train bidder                                   # RBF SVC on the compact features
     ddzlab train bidder --model linear_svc --features seed --grid full --out my.joblib
 
-The saved file loads with `load_bidder` and plugs into `ThresholdBidder(path)`.
+The saved file loads with `ddzlab.bidding.load_bidder` and plugs into
+`ThresholdBidder(path)` (`ddzlab.agents.threshold_bidder`), whose module this trainer serves.
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from ..agents.base import register_trainer
+from ..bidding.data import load_calls
+from ..bidding.features import FEATURE_SETS
+from ..bidding.models import MODELS, best_cv_score, default_grid, grid_search, make_bidder, save_bidder
 from ..config import MODELS_DIR
-from .data import load_calls
-from .features import FEATURE_SETS
-from .models import MODELS, best_cv_score, default_grid, grid_search, make_bidder, save_bidder
+from .base import register_trainer
 
 
 @register_trainer("bidder")

@@ -1,13 +1,18 @@
-"""Bidding agents for the 叫分 phase: a score per hand, thresholds map it to a bid of 1–3.
+"""ThresholdBidder: bids 1–3 by thresholds on a bidding model's score of the 17-card hand.
 
 `ThresholdBidder` conforms to the `ddzlab.agents.Agent` protocol: ``bid(obs)`` reads only the
 seat's own 17 cards and the current bid; ``play(obs)`` is delegated to a wrapped play agent
 (any `ddzlab.agents` spec), so bidding policy and card play can be varied independently.
+Registered as ``threshold_bidder``; ``ddzlab train bidder`` (`ddzlab.agents.bidder_train`)
+fits a model for it.
 
-The score is a fitted model's decision value (SVM, logistic regression), its probability of
-"call", or a regressor's predicted landlord win rate (`make_win_rate_model`). With
-thresholds ``(t1, t2, t3)`` the bidder's level is the highest ``b`` with ``score >= t_b``;
-it bids that level when it is above the current bid, and passes otherwise.
+The score is a fitted bidding model's decision value (SVM, logistic regression), its
+probability of "call", or a regressor's predicted landlord win rate
+(`ddzlab.bidding.models.make_win_rate_model`): the models and their features are pure
+functions of a hand and live in `ddzlab.bidding`. With thresholds ``(t1, t2, t3)`` the
+bidder's level is the highest ``b`` with ``score >= t_b``; it bids that level when it is
+above the current bid, and passes otherwise. Matches of bidders in full games are
+`ddzlab.matches.bidding_match`.
 
 >>> from ddzlab.bidding.data import load_calls
 >>> from ddzlab.bidding.models import make_bidder
@@ -19,47 +24,20 @@ it bids that level when it is above the current bid, and passes otherwise.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
-import pandas as pd
 
-from ..agents import make_agent, play_game, register_agent
-from ..arena import game_seed
+from ..bidding.data import hands_frame
+from ..bidding.models import load_bidder, seed_svm
 from ..cards import Hand, as_hand
-from ..deals import SeedLike, generate_deals
-from ..game import Game, Observation
+from ..deals import SeedLike
+from ..game import Observation
 from ..moves import Move
-from .data import hands_frame
-from .simulate import DEFAULT_AGENT
+from .base import DEFAULT_PLAY_AGENT, make_agent, register_agent
 
-__all__ = ["ThresholdBidder", "seed_svm", "bidding_match", "make_win_rate_model"]
-
-
-def make_win_rate_model(features: Union[str, Sequence] = "shape", random_state: int = 0):
-    """A regressor Pipeline (features → z-score → gradient boosting) for simulated win rates.
-
-    Plain (single-threaded) gradient boosting: a bidder scores one hand at a time, where the
-    OpenMP histogram version spends more time starting threads than predicting."""
-    from sklearn.ensemble import GradientBoostingRegressor
-    from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import StandardScaler
-    from .features import make_features
-    return Pipeline([("features", make_features(features)), ("scale", StandardScaler()),
-                     ("clf", GradientBoostingRegressor(max_depth=3, learning_rate=0.05,
-                                                      n_estimators=200, subsample=0.8,
-                                                      random_state=random_state))])
-
-
-@lru_cache(maxsize=1)
-def seed_svm(C: float = 0.01):
-    """The du-guai seed's bidder (three features, z-scored LinearSVC) fitted on call.csv."""
-    from .data import load_calls
-    from .models import make_bidder
-    df = load_calls()
-    return make_bidder("linear_svc", "seed", C=C).fit(df, df.label)
+__all__ = ["ThresholdBidder"]
 
 
 def _score_fn(model: Any, score: str):
@@ -85,12 +63,11 @@ class ThresholdBidder:
     """
 
     def __init__(self, model: Any = None, thresholds: Sequence[float] = (0.0, 0.75, 1.5),
-                 score: str = "auto", play_agent: Any = DEFAULT_AGENT, seed: SeedLike = None,
+                 score: str = "auto", play_agent: Any = DEFAULT_PLAY_AGENT, seed: SeedLike = None,
                  name: Optional[str] = None) -> None:
         if model is None:
             model = seed_svm()
         elif isinstance(model, (str, Path)):
-            from .models import load_bidder
             model = load_bidder(model)
         t = [float(x) for x in thresholds]
         if len(t) != 3 or any(b < a for a, b in zip(t, t[1:])):
@@ -129,30 +106,3 @@ class ThresholdBidder:
         move = self.player.play(obs)
         self.last_eval = getattr(self.player, "last_eval", None)
         return move
-
-
-def bidding_match(policy: Any, baseline: Any, n_deals: int = 100, seed: int = 0,
-                  progress: bool = False) -> pd.DataFrame:
-    """Full games with bidding: ``policy`` in one seat, ``baseline`` in the two others.
-
-    Every deal is played three times, the tested policy sitting in each seat in turn (seat 0
-    always bids first), so positions and cards are balanced. Specs are `make_agent` specs
-    or factories ``f(seed) -> agent``. One row per game: the policy's seat, whether it
-    became landlord, the winning bid, whether it won, its points and redeals.
-    """
-    deals = generate_deals(n_deals, seed=seed)
-    rows = []
-    it: Any = enumerate(deals)
-    if progress:
-        from tqdm.auto import tqdm
-        it = tqdm(it, total=n_deals, desc="bidding match", unit="deal")
-    for i, deal in it:
-        for seat in range(3):
-            agents = [make_agent(policy if s == seat else baseline, seed=game_seed(seed, i, seat, s))
-                      for s in range(3)]
-            game = play_game(Game(deal, seed=game_seed(seed, i, seat, 9)), agents)
-            landlord = game.landlord == seat
-            rows.append((i, seat, landlord, game.bid, game.landlord_won == landlord,
-                         game.scores[seat], game.redeals))
-    return pd.DataFrame(rows, columns=["deal", "seat", "landlord", "bid", "won", "points",
-                                       "redeals"])
