@@ -29,10 +29,11 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests.
 
-Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 100 iterations per
-move (`DEFAULT_ITERATIONS`; 4 worlds for ``mcts``): on the standard rules a decision then
-takes about 50 ms of CPU on average and under 0.25 s at worst (`benchmarks/bench_mcts.py`,
-which also profiles). Filters and rollouts only choose among `Game.legal_moves`; worlds
+Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 200 iterations per
+move (`DEFAULT_ITERATIONS`; 4 worlds for ``mcts``): on the standard rules an ``ismcts``
+decision then takes about 85 ms of CPU on average and under 0.25 s at worst, ``mcts``
+about a third of that (`benchmarks/bench_mcts.py`, which also profiles; a shared machine).
+Against `rulev1`, 200 iterations beat 100 by +0.15 WP (paired, 95% CI ±0.12, 31 deals). Filters and rollouts only choose among `Game.legal_moves`; worlds
 are played forward with `Game.copy` and the unchecked `Game.push`.
 
 A rollout's reward is 1 for every seat of the winning side, 0 for the others; each node
@@ -58,8 +59,8 @@ from .base import register_agent
 from .greedy import GreedyAgent, greedy_choice
 from .smallest import SmallestAgent
 
-#: iterations per move by default: a move stays under 0.25 s on one core (benchmarks/bench_mcts.py)
-DEFAULT_ITERATIONS = 100
+#: iterations per move by default: a move stays under 0.25 s of CPU (benchmarks/bench_mcts.py)
+DEFAULT_ITERATIONS = 200
 
 
 class MCTSConfigError(DdzError):
