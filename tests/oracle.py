@@ -398,6 +398,7 @@ def wild_replies(cards, rules, to_beat: Reading, natural: Optional[Callable] = N
     return {m for m in wild_leading(cards, rules, natural) if beats(m[1:], to_beat)} | {(0, Kind.PASS, -1, 0)}
 
 
+@lru_cache(maxsize=500_000)
 def lowest_reading(paid: int, reading: Reading, rt: RuleText) -> Optional[int]:
     """The lowest rank the flower card in ``paid`` can be read as for ``reading`` (None: none)."""
     kind = Kind.BOMB if reading[0] == Kind.SOFT_BOMB else reading[0]

@@ -157,7 +157,7 @@ def test_leading_moves_equal_the_rule_text_oracle(size: int) -> None:
     """Brute force from the rule text (slow: a few dozen hands)."""
     rng = np.random.default_rng(70 + size)
     rt = oracle.text_of(W)
-    for i in range({5: 40, 9: 25, 17: 8, 21: 8}[size]):
+    for i in range({5: 30, 9: 15, 17: 5, 21: 4}[size]):
         hand = wild_hand(rng, size, i)
         check_moves(hand, legal_moves(hand, W), oracle.wild_leading(hand, W), rt)
 
@@ -175,11 +175,11 @@ def fast_natural(d: tuple) -> dict:
 
 
 def test_leading_and_replies_equal_the_expansion_on_thousands_of_hands() -> None:
-    """2,000 hands of 17 and 21 cards, leading and following a random reading of a random move."""
+    """1,200 hands of 17 and 21 cards leading, 900 following a random reading of a random move."""
     rng = np.random.default_rng(2026)
     rt = oracle.text_of(W)
     kinds = set()
-    for i in range(2000):
+    for i in range(1200):
         size = 17 if i % 2 else 21
         hand = wild_hand(rng, size, i)
         want = oracle.wild_leading(hand, W, fast_natural)
@@ -205,7 +205,7 @@ def test_leading_and_replies_equal_the_expansion_on_thousands_of_hands() -> None
 def test_replies_equal_the_rule_text_oracle() -> None:
     rng = np.random.default_rng(31)
     rt = oracle.text_of(W)
-    for i in range(30):
+    for i in range(12):
         opener = wild_hand(rng, 12, i)
         leads = sorted(oracle.wild_leading(opener, W))
         paid, kind, rank, length = leads[rng.integers(len(leads))]
