@@ -390,7 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("args", nargs=argparse.REMAINDER)
     st.set_defaults(func=cmd_train)
 
-    sr = sub.add_parser("report", help="execute the numbered notebooks (figures/ and executed/)")
+    sr = sub.add_parser("report", help="execute the numbered notebooks; write figures/, report/index.html "
+                                       "and (quick scale) data/results.json + the README's results block")
     sr.add_argument("--full", action="store_true", help="paper scale (DDZLAB_SCALE=full)")
     sr.add_argument("--only", nargs="+", action="extend", metavar="NN", help="run only these notebook numbers")
     sr.set_defaults(func=cmd_report)

@@ -225,7 +225,8 @@ class MoveGenerator:
         for a, base in self.attachments:
             k = a.per_unit
             if a.base in (Kind.TRIO, Kind.BOMB) and k in (1, 2):
-                self.unit_attach.append((base[0], a.kicker_width, k, self._unit_table(a, base[0])))
+                # rows of table[t] are built on first use (`_unit_row`)
+                self.unit_attach.append((base[0], a.kicker_width, k, [None] * N_RANKS, a))
             else:
                 self.chain_attach.append((a, base))
 
@@ -238,23 +239,19 @@ class MoveGenerator:
                               for i in range(n - m + 1) if (m, s + i * spec.step) in table]
         return runs
 
-    def _unit_table(self, a: AttachSpec, width: int) -> list:
-        """table[t][r] (one kicker) or table[t][r][s], r <= s (two), of precomputed moves."""
+    def _unit_row(self, a: AttachSpec, width: int, t: int) -> list:
+        """row[r] (one kicker) or row[r][s], r <= s (two), of the moves of ``a`` on the trio
+        or quad of rank ``t`` (built on first use: most quads never occur in a session)."""
         deck = unpack(self.rules.deck)
-        table: list = [None] * N_RANKS
-        for t in self.deck_ranks:
-            if deck[t] < width:
-                continue
-            main = width << (4 * t)
-            if a.per_unit == 1:
-                table[t] = [Move(a.kind, t, 1, main + (a.kicker_width << (4 * r)))
-                            if r != t and deck[r] >= a.kicker_width else None for r in range(N_RANKS)]
-            else:
-                table[t] = [[Move(a.kind, t, 1, main + (a.kicker_width << (4 * r))
-                                  + (a.kicker_width << (4 * s)))
-                             if t not in (r, s) and (r < s or a.kicker_width == 1 and deck[r] >= 2)
-                             else None for s in range(N_RANKS)] for r in range(N_RANKS)]
-        return table
+        main = width << (4 * t)
+        kw = a.kicker_width
+        if a.per_unit == 1:
+            return [Move(a.kind, t, 1, main + (kw << (4 * r))) if r != t and deck[r] >= kw else None
+                    for r in range(N_RANKS)]
+        return [[Move(a.kind, t, 1, main + (kw << (4 * r)) + (kw << (4 * s)))
+                 if t not in (r, s) and deck[r] >= kw and deck[s] >= kw
+                 and (r < s or kw == 1 and deck[r] >= 2) else None
+                 for s in range(N_RANKS)] for r in range(N_RANKS)]
 
     def _pair_rows(self, a: AttachSpec, s: int, n: int) -> list:
         """rows[r][q], r <= q: the move of attachment ``a`` on the main part of ``n`` units
@@ -455,13 +452,15 @@ class MoveGenerator:
             ranks = (None, e1[1], e2[1], e3[1], e4[1])
         else:
             ranks = (None, e1[1], e2[1], e3[1], ())
-        for base_width, kicker_width, k, table in self.unit_attach:
+        for base_width, kicker_width, k, table, a in self.unit_attach:
             bases = ranks[base_width]
             if not bases:
                 continue
             pool = ranks[kicker_width]
             for t in bases:
                 row = table[t]
+                if row is None:
+                    row = table[t] = self._unit_row(a, base_width, t)
                 if k == 1:
                     out += [row[r] for r in pool if r != t]
                     continue
