@@ -87,7 +87,7 @@ def test_kind_filter_and_move_to_beat():
     assert insp.to_beat == to_beat
     replies = legal_moves(Hand("3344556677"), to_beat=to_beat)
     assert insp.kind_box.value == pair_option and _n_moves(insp) == 2        # 66, 77
-    insp.kind_box.value = None
+    insp.kind_box.value = "all"
     assert _n_moves(insp) == len(replies) and "replies to" in insp.moves_html.value
     insp.beat_text.value = ""
     assert insp.to_beat is None and "moves to lead" in insp.moves_html.value
