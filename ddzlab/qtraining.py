@@ -35,8 +35,8 @@ import pandas as pd
 
 from .agents.base import AgentSpec, make_agent
 from .agents.greedy import GreedyAgent
-from .agents.qlearning import (ALPHA, EPSILON, GAMMA, Decision, Learner, QTables, _load, choose,
-                               decide)
+from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, TIES, Decision, Learner, QTables, _load,
+                               choose, decide)
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
 from .errors import ModelFileError
@@ -92,11 +92,17 @@ def learner_controller(learner: Learner, role_bug: bool = False) -> Controller:
 
 
 def table_controller(tables: QTables, rng: np.random.Generator, epsilon: float = 0.0,
-                     role_bug: bool = False) -> Controller:
-    """The table's ε-greedy policy, without learning."""
+                     role_bug: Optional[bool] = None, tie: Optional[str] = None) -> Controller:
+    """The table's ε-greedy policy, without learning (``tie`` and ``role_bug`` default to
+    the table's training settings)."""
+    trained = tables.meta.get("config", {})
+    prior = (tie or trained.get("tie", "random")) == "prior"
+    bug = trained.get("role_bug", False) if role_bug is None else role_bug
+
     def act(game: Game, seat: int) -> Move:
-        d = _decision(game, seat, role_bug)
-        return d.move(choose(tables.table(d.table)[d.state], d.actions, epsilon, rng))
+        d = _decision(game, seat, bug)
+        return d.move(choose(tables.table(d.table)[d.state], d.actions, epsilon, rng,
+                             d.order if prior else None))
     return act
 
 
@@ -130,17 +136,20 @@ def _side_won(game: Game, seat: int) -> bool:
 
 # -- the seed's protocol --------------------------------------------------------------
 def seed_protocol(agent: Union[AgentSpec, QTables] = "qlearning", games: int = 1000,
-                  seed: int = 0, progress: bool = False) -> pd.DataFrame:
+                  seed: int = 0, progress: bool = False,
+                  opponent: Optional[Callable[[np.random.Generator], Controller]] = None) -> pd.DataFrame:
     """du-guai's evaluation (module docstring): ``agent`` in a shuffled seat against two
     seed random players. ``agent``: a `make_agent` spec, or a `QTables` (played greedily).
 
     One row per game: ``seat``, ``role`` (landlord / down / up), ``won`` (the seed's count:
     a farmer win is a win for both farmers), ``redeals``. The deals and seats depend only
     on ``seed``, so two agents measured with one seed meet the same games.
-    ``df.attrs["total_win_rate"]`` is the seed's figure.
+    ``df.attrs["total_win_rate"]`` is the seed's figure. ``opponent``: a factory
+    ``f(rng) -> controller`` replacing the seed's random players (default
+    `split_random_controller`).
     """
     deal_rng = np.random.default_rng([seed, 0])
-    opp = split_random_controller(np.random.default_rng([seed, 1]))
+    opp = (opponent or split_random_controller)(np.random.default_rng([seed, 1]))
     if isinstance(agent, QTables):
         me = table_controller(agent, np.random.default_rng([seed, 2]))
     else:
@@ -172,7 +181,7 @@ def protocol_summary(df: pd.DataFrame) -> pd.DataFrame:
 
 # -- evaluation on fixed deals --------------------------------------------------------
 def evaluate(tables: QTables, deals: Union[Sequence[Deal], int] = 200, opponent: str = "split_random",
-             seed: int = 0, role_bug: bool = False) -> pd.DataFrame:
+             seed: int = 0, role_bug: Optional[bool] = None, tie: Optional[str] = None) -> pd.DataFrame:
     """The table's greedy policy against ``opponent`` ("split_random", "greedy" or a
     `make_agent` spec) on fixed deals, seat 0 landlord, each deal played twice (the table
     as landlord, then as both farmers). One row per game: ``deal``, ``landlord`` (the table
@@ -180,7 +189,7 @@ def evaluate(tables: QTables, deals: Union[Sequence[Deal], int] = 200, opponent:
     if isinstance(deals, int):
         deals = generate_deals(deals, seed=10_000 + seed)
     rng = np.random.default_rng([seed, 3])
-    me = table_controller(tables, rng, role_bug=role_bug)
+    me = table_controller(tables, rng, role_bug=role_bug, tie=tie)
     if opponent == "split_random":
         opp = split_random_controller(np.random.default_rng([seed, 4]))
     else:
@@ -222,6 +231,9 @@ class TrainConfig:
     rule: str = "standard"               # or "seed"
     opponents: str = "self"              # self | split_random | greedy | mixed
     role_bug: bool = False
+    tie: str = "random"                  # or "prior" (ddzlab's tie-break, not the seed's)
+    q_init: float = 0.0                  # the seed starts at 0; e.g. -40 is pessimistic
+    rewards: str = "seed"                # or "outcome" (only ±40 at the end)
     eval_every: int = 0                  # 0: no periodic evaluation
     eval_games: int = 200
     eval_opponent: str = "split_random"
@@ -229,6 +241,10 @@ class TrainConfig:
     def check(self) -> None:
         if self.opponents not in OPPONENTS:
             raise ValueError(f"opponents={self.opponents!r}; use one of {', '.join(OPPONENTS)}")
+        if self.rewards not in REWARDS:
+            raise ValueError(f"rewards={self.rewards!r}; use one of {', '.join(REWARDS)}")
+        if self.tie not in TIES:
+            raise ValueError(f"tie={self.tie!r}; use one of {', '.join(TIES)}")
         if self.rule not in ("standard", "seed"):
             raise ValueError(f"rule={self.rule!r}; use 'standard' or 'seed'")
         if self.games < 0 or self.eval_every < 0 or self.eval_games < 1:
@@ -264,7 +280,8 @@ def _train_one(tables: QTables, cfg: TrainConfig, rng: np.random.Generator,
     mode = cfg.opponents
     if mode == "mixed":
         mode = ("self", "split_random", "greedy")[int(rng.integers(3))]
-    learners = [Learner(tables, rng, cfg.alpha, cfg.gamma, cfg.epsilon, cfg.rule)
+    learners = [Learner(tables, rng, cfg.alpha, cfg.gamma, cfg.epsilon, cfg.rule, cfg.tie,
+                        cfg.rewards)
                 if mode == "self" or s == seat else None for s in range(3)]
     if mode == "greedy":
         other = greedy
@@ -321,12 +338,14 @@ def train(config: TrainConfig, out: Union[str, Path, None] = None, resume: bool 
         rng.bit_generator.state = state["rng"]
         history, done = state["history"], int(state["games_done"])
     elif tables is None:
-        tables = QTables()
+        tables = QTables(cfg.q_init)
+    tables.meta["config"] = asdict(cfg)
     greedy = agent_controller(GreedyAgent())
     eval_deals = generate_deals(cfg.eval_games, seed=10_000 + cfg.seed) if cfg.eval_every else []
 
     def do_eval(n: int) -> None:
-        s = eval_summary(evaluate(tables, eval_deals, cfg.eval_opponent, cfg.seed, cfg.role_bug))
+        s = eval_summary(evaluate(tables, eval_deals, cfg.eval_opponent, cfg.seed, cfg.role_bug,
+                                  cfg.tie))
         s.update({"games": n, **{f"coverage_{k}": v for k, v in tables.coverage().items()}})
         history.append(s)
 
@@ -372,13 +391,18 @@ def main(argv: list[str]) -> int:
     p.add_argument("--checkpoint-every", type=int, default=5000)
     p.add_argument("--opponents", default="self", choices=OPPONENTS)
     p.add_argument("--rule", default="standard", choices=("standard", "seed"))
+    p.add_argument("--tie", default="random", choices=TIES,
+                   help="random: the seed's tie-break; prior: ddzlab's preference order")
+    p.add_argument("--rewards", default="seed", choices=REWARDS)
+    p.add_argument("--q-init", type=float, default=0.0, help="initial Q (the seed: 0)")
     p.add_argument("--alpha", type=float, default=ALPHA)
     p.add_argument("--gamma", type=float, default=GAMMA)
     p.add_argument("--epsilon", type=float, default=EPSILON)
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
     cfg = TrainConfig(games=a.games, seed=a.seed, alpha=a.alpha, gamma=a.gamma,
-                      epsilon=a.epsilon, rule=a.rule, opponents=a.opponents,
+                      epsilon=a.epsilon, rule=a.rule, opponents=a.opponents, tie=a.tie,
+                      q_init=a.q_init, rewards=a.rewards,
                       eval_every=a.eval_every, eval_games=a.eval_games)
     try:
         res = train(cfg, a.out, resume=a.resume, checkpoint_every=a.checkpoint_every,

@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
@@ -462,6 +462,14 @@ class Decision:
     actions: list[int]
     split: Any
     legal: Sequence[Move]
+    partner: bool = False            # following the partner's move
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Rank of each action in the tie-break prior (see `choose`)."""
+        if self.table == LEAD:
+            return _LEAD_ORDER
+        return _PARTNER_ORDER if self.partner else _FOLLOW_ORDER
 
     def move(self, action: int) -> Move:
         if self.table == LEAD:
@@ -480,7 +488,8 @@ def decide(bits: int, legal: Sequence[Move], seat: int, landlord: int, sizes: Se
                         lead_actions(sp, role, hand_p, hand_n), sp, legal)
     fs = follow_split(bits, legal)
     f = follow_features(fs, role, (last_seat - landlord) % 3, hand_p, hand_n, last_move.size)
-    return Decision(FOLLOW, follow_index(f), list(fs.actions), fs, legal)
+    return Decision(FOLLOW, follow_index(f), list(fs.actions), fs, legal,
+                    role != 0 and f[2] != 0)
 
 
 def decide_obs(obs: Observation, role_bug: bool = False) -> Decision:
@@ -492,17 +501,17 @@ def decide_obs(obs: Observation, role_bug: bool = False) -> Decision:
 
 
 # -- tables ---------------------------------------------------------------------------
-@dataclass
 class QTables:
-    """The lead and follow Q-tables, visit counts per state, and free-form metadata."""
-    lead: np.ndarray = field(default_factory=lambda: np.zeros((N_LEAD_STATES, N_LEAD_ACTIONS),
-                                                              np.float32))
-    follow: np.ndarray = field(default_factory=lambda: np.zeros(
-        (N_FOLLOW_STATES, N_FOLLOW_ACTIONS), np.float32))
-    lead_visits: np.ndarray = field(default_factory=lambda: np.zeros(N_LEAD_STATES, np.uint32))
-    follow_visits: np.ndarray = field(default_factory=lambda: np.zeros(N_FOLLOW_STATES,
-                                                                       np.uint32))
-    meta: dict = field(default_factory=dict)
+    """The lead and follow Q-tables (every entry starts at ``q_init``: 0 in the seed),
+    visit counts per state, and free-form metadata (``meta``)."""
+
+    def __init__(self, q_init: float = 0.0) -> None:
+        self.q_init = float(q_init)
+        self.lead = np.full((N_LEAD_STATES, N_LEAD_ACTIONS), q_init, np.float32)
+        self.follow = np.full((N_FOLLOW_STATES, N_FOLLOW_ACTIONS), q_init, np.float32)
+        self.lead_visits = np.zeros(N_LEAD_STATES, np.uint32)
+        self.follow_visits = np.zeros(N_FOLLOW_STATES, np.uint32)
+        self.meta: dict = {}
 
     def table(self, which: int) -> np.ndarray:
         return self.lead if which == LEAD else self.follow
@@ -516,13 +525,19 @@ class QTables:
                 "follow": float(np.count_nonzero(self.follow_visits)) / N_FOLLOW_STATES}
 
     def copy(self) -> "QTables":
-        return QTables(self.lead.copy(), self.follow.copy(), self.lead_visits.copy(),
-                       self.follow_visits.copy(), json.loads(json.dumps(self.meta)))
+        t = object.__new__(QTables)
+        t.q_init, t.meta = self.q_init, json.loads(json.dumps(self.meta))
+        t.lead, t.follow = self.lead.copy(), self.follow.copy()
+        t.lead_visits, t.follow_visits = self.lead_visits.copy(), self.follow_visits.copy()
+        return t
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The tables in the sparse form they are saved in (visited rows only)."""
-        lr = np.flatnonzero(self.lead_visits | np.any(self.lead != 0, axis=1)).astype(np.int32)
-        fr = np.flatnonzero(self.follow_visits | np.any(self.follow != 0, axis=1)).astype(np.int32)
+        """The tables in the sparse form they are saved in (rows that differ from the
+        initial value or were visited)."""
+        init = np.float32(self.q_init)
+        lr = np.flatnonzero(self.lead_visits | np.any(self.lead != init, axis=1)).astype(np.int32)
+        fr = np.flatnonzero(self.follow_visits | np.any(self.follow != init, axis=1)).astype(
+            np.int32)
         return {"lead_rows": lr, "lead_q": self.lead[lr], "lead_visits": self.lead_visits[lr],
                 "follow_rows": fr, "follow_q": self.follow[fr],
                 "follow_visits": self.follow_visits[fr]}
@@ -536,7 +551,7 @@ class QTables:
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez_compressed(tmp, format=np.array(FORMAT_TAG), version=np.array(FORMAT_VERSION),
                             shapes=np.array([N_LEAD_STATES, N_LEAD_ACTIONS, N_FOLLOW_STATES,
-                                             N_FOLLOW_ACTIONS]),
+                                             N_FOLLOW_ACTIONS]), q_init=np.array(self.q_init),
                             meta=np.array(json.dumps(self.meta)), **arrays)
         os.replace(tmp, path)
         return path
@@ -568,7 +583,13 @@ def _load(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
     if shapes != want:
         raise ModelFileError(f"{path}: table shapes {shapes}, expected {want} "
                              "(lead states, lead actions, follow states, follow actions)")
-    t = QTables()
+    try:
+        q_init = float(data["q_init"])
+    except (KeyError, TypeError, ValueError):
+        raise ModelFileError(f"{path}: missing or bad initial value q_init") from None
+    if not np.isfinite(q_init):
+        raise ModelFileError(f"{path}: initial value q_init is {q_init}")
+    t = QTables(q_init)
     for name, n_states, n_act in (("lead", N_LEAD_STATES, N_LEAD_ACTIONS),
                                   ("follow", N_FOLLOW_STATES, N_FOLLOW_ACTIONS)):
         try:
@@ -611,17 +632,39 @@ def load_tables(path: Union[str, Path, None] = None) -> QTables:
 
 
 # -- acting and learning --------------------------------------------------------------
+#: the tie-break prior (``tie="prior"``), best first. Leading: the seed's forced solos (only
+#: offered when an opponent or the partner is down to one card), then the plays that shed
+#: the most cards, small before large, bombs and the rocket last. Following: the smallest
+#: good reply, pass, then the costly replies; after the partner's move, pass first.
+LEAD_PRIOR = (4, 0, 15, 13, 8, 5, 1, 14, 9, 6, 2, 7, 3, 16, 10, 11, 12)
+FOLLOW_PRIOR = (1, 2, 3, 4, 0, 5, 6, 7, 8)
+PARTNER_PRIOR = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+_LEAD_ORDER = tuple(LEAD_PRIOR.index(a) for a in range(N_LEAD_ACTIONS))
+_FOLLOW_ORDER = tuple(FOLLOW_PRIOR.index(a) for a in range(N_FOLLOW_ACTIONS))
+_PARTNER_ORDER = tuple(PARTNER_PRIOR.index(a) for a in range(N_FOLLOW_ACTIONS))
+TIES = ("random", "prior")
+#: "seed": −1 per decision, −1 − 0.1 n for a "bad" action, ±40 at the end;
+#: "outcome": only the ±40 at the end (with γ = 1, Q estimates the chance of winning)
+REWARDS = ("seed", "outcome")
+
+
 def choose(q_row: np.ndarray, actions: Sequence[int], epsilon: float,
-           rng: np.random.Generator) -> int:
-    """ε-greedy: a uniform action with probability ε, else a best one (ties at random)."""
+           rng: np.random.Generator, order: Optional[Sequence[int]] = None) -> int:
+    """ε-greedy: a uniform action with probability ε, else a best one. Ties go to a random
+    one (the seed's way) or, with ``order`` (a rank per action, ``tie="prior"``), to the
+    lowest rank."""
     if epsilon > 0 and rng.random() < epsilon:
         return actions[int(rng.random() * len(actions))]
     if len(actions) == 1:
         return actions[0]
-    vals = q_row[actions]
-    best = vals.max()
+    vals = q_row[actions].tolist()
+    best = max(vals)
     top = [a for a, v in zip(actions, vals) if v == best]
-    return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
+    if len(top) == 1:
+        return top[0]
+    if order is not None:
+        return min(top, key=order.__getitem__)
+    return top[int(rng.random() * len(top))]
 
 
 def bad_reward(table: int, action: int, n_actions: int) -> float:
@@ -651,16 +694,25 @@ def q_update(q: np.ndarray, state: int, action: int, reward: float, target_max: 
 
 class Learner:
     """One seat's learning state: the pending (table, state, action, reward) of its last
-    decision, updated when it decides again or when the game ends."""
+    decision, updated when it decides again or when the game ends. ``rewards`` picks the
+    seed's shaped rewards or the outcome alone (`REWARDS`)."""
 
-    __slots__ = ("tables", "alpha", "gamma", "epsilon", "rule", "rng", "pending")
+    __slots__ = ("tables", "alpha", "gamma", "epsilon", "rule", "rng", "pending", "prior",
+                 "shaped")
 
     def __init__(self, tables: QTables, rng: np.random.Generator, alpha: float = ALPHA,
-                 gamma: float = GAMMA, epsilon: float = EPSILON, rule: str = "standard") -> None:
+                 gamma: float = GAMMA, epsilon: float = EPSILON, rule: str = "standard",
+                 tie: str = "random", rewards: str = "seed") -> None:
+        if rewards not in REWARDS:
+            raise ValueError(f"rewards={rewards!r}: use 'seed' or 'outcome'")
         if rule not in ("standard", "seed"):
             raise ValueError(f"update rule {rule!r}: use 'standard' or 'seed'")
+        if tie not in TIES:
+            raise ValueError(f"tie={tie!r}: use 'random' or 'prior'")
         self.tables, self.rng = tables, rng
         self.alpha, self.gamma, self.epsilon, self.rule = alpha, gamma, epsilon, rule
+        self.prior = tie == "prior"
+        self.shaped = rewards == "seed"
         self.pending: Optional[tuple[int, int, int, float]] = None
 
     def act(self, d: Decision) -> int:
@@ -671,9 +723,10 @@ class Learner:
             pt, ps, pa, pr = self.pending
             q_update(t.table(pt), ps, pa, pr, float(row[d.actions].max()), self.alpha,
                      self.gamma, self.rule)
-        a = choose(row, d.actions, self.epsilon, self.rng)
+        a = choose(row, d.actions, self.epsilon, self.rng, d.order if self.prior else None)
         t.visits(d.table)[d.state] += 1
-        self.pending = (d.table, d.state, a, bad_reward(d.table, a, len(d.actions)))
+        r = bad_reward(d.table, a, len(d.actions)) if self.shaped else 0.0
+        self.pending = (d.table, d.state, a, r)
         return a
 
     def finish(self, won: bool) -> None:
@@ -689,22 +742,29 @@ class Learner:
 class QLearningAgent(SmallestAgent):
     """Plays the best action of a trained Q-table (ε-greedy if ``epsilon`` > 0).
 
-    ``tables``: a `QTables`, or None to load ``path`` (default `DEFAULT_TABLE`). Bidding is
+    ``tables``: a `QTables`, or None to load ``path`` (default `DEFAULT_TABLE`). ``tie``
+    and ``role_bug`` default to the settings the table was trained with. Bidding is
     `SmallestAgent`'s: it is a play agent (the seed's protocol bids with the seed SVM).
     """
 
     name = "qlearning"
 
     def __init__(self, tables: Optional[QTables] = None, path: Union[str, Path, None] = None,
-                 epsilon: float = 0.0, seed: SeedLike = None, role_bug: bool = False) -> None:
+                 epsilon: float = 0.0, seed: SeedLike = None, tie: Optional[str] = None,
+                 role_bug: Optional[bool] = None) -> None:
         self.tables = tables if tables is not None else load_tables(path)
+        trained = self.tables.meta.get("config", {})
         self.epsilon = float(epsilon)
         self.rng = as_rng(seed)
-        self.role_bug = bool(role_bug)
+        self.tie = tie if tie is not None else trained.get("tie", "random")
+        if self.tie not in TIES:
+            raise ValueError(f"tie={self.tie!r}: use 'random' or 'prior'")
+        self.role_bug = bool(role_bug if role_bug is not None else trained.get("role_bug", False))
 
     def play(self, obs: Observation) -> Move:
         d = decide_obs(obs, self.role_bug)
-        a = choose(self.tables.table(d.table)[d.state], d.actions, self.epsilon, self.rng)
+        a = choose(self.tables.table(d.table)[d.state], d.actions, self.epsilon, self.rng,
+                   d.order if self.tie == "prior" else None)
         return d.move(a)
 
 
