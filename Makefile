@@ -25,6 +25,7 @@ report-full: setup
 
 lint: setup
 	$(BIN)/ruff check ddzlab tests benchmarks
+	$(BIN)/lint-imports
 
 test: setup lint
 	DDZLAB_SCALE=test MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)

@@ -1,8 +1,25 @@
-"""Shared helpers for the benchmark scripts (timing, seeded hands, table printing)."""
+"""Shared helpers for the benchmark scripts (fair timing, seeded hands, table printing).
+
+Fairness rules every script follows (issue 7, part 5):
+
+* every engine runs through its public entry point, in this process, on the same inputs;
+* results are treated the same way by every engine: dropped as soon as they are made (the
+  default) or all kept until the round ends (``keep=True``);
+* the garbage collector is in the same state for every engine: ``gc.collect()`` before each
+  timed round, and the round runs with ``gc.disable()`` (``gc_off=True``, the default) or
+  with the collector on for everyone;
+* engines are timed in interleaved rounds (A, B, C, A, B, C, ...), so a load change on a
+  shared machine hits them alike; best and median of the rounds are reported;
+* the clock is this process's CPU time (`time.process_time`) by default: on a machine shared
+  with other jobs, wall time also counts the time the process waits for a core
+  (``clock=time.perf_counter`` for wall time).
+"""
 from __future__ import annotations
 
+import gc
+import statistics
 import time
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -30,16 +47,61 @@ def distinct_hands(n: int, size: int, seed: int, rules: Rules = STANDARD) -> lis
     return list(seen.values())
 
 
-def rate(fn: Callable[[], object], items: int) -> float:
-    """Items per second of one call of ``fn`` that processes ``items`` items."""
-    t = time.perf_counter()
-    fn()
-    return items / (time.perf_counter() - t)
+def each(fn: Callable[[object], object], items: Sequence, keep: bool) -> Callable[[], object]:
+    """A round: ``fn(x)`` for every item, results dropped at once or kept in one list."""
+    if keep:
+        return lambda: [fn(x) for x in items]
+
+    def run() -> None:
+        for x in items:
+            fn(x)
+    return run
 
 
-def table(rows: Sequence[tuple[str, float]], unit: str, reference: str) -> str:
-    ref = dict(rows)[reference]
-    width = max(len(name) for name, _ in rows)
-    out = [f"{'':{width}}  {unit:>12}  ratio vs {reference}"]
-    out += [f"{name:{width}}  {value:12,.0f}  {value / ref:6.2f}x" for name, value in rows]
+class Engine:
+    """One timed contender: a round function, an optional untimed setup run before every
+    round (e.g. clearing tables for a cold measurement) and the items a round processes."""
+
+    def __init__(self, name: str, run: Callable[[], object], items: int,
+                 setup: Optional[Callable[[], object]] = None) -> None:
+        self.name, self.run, self.items, self.setup = name, run, items, setup
+        self.seconds: list[float] = []
+
+    @property
+    def best(self) -> float:
+        return self.items / min(self.seconds)
+
+    @property
+    def median(self) -> float:
+        return self.items / statistics.median(self.seconds)
+
+
+def time_rounds(engines: Sequence[Engine], rounds: int, gc_off: bool = True,
+                clock: Callable[[], float] = time.process_time) -> Sequence[Engine]:
+    """Time every engine ``rounds`` times, interleaved, under the same GC state (module doc)."""
+    for _ in range(rounds):
+        for e in engines:
+            if e.setup is not None:
+                e.setup()
+            gc.collect()
+            if gc_off:
+                gc.disable()
+            try:
+                t = clock()
+                out = e.run()
+                e.seconds.append(clock() - t)
+            finally:
+                gc.enable()
+            del out              # kept results are freed outside the timed region
+    return engines
+
+
+def table(engines: Sequence[Engine], unit: str, reference: str) -> str:
+    """Best and median rate of each engine, and its ratio to ``reference`` (best / best,
+    median / median)."""
+    ref = next(e for e in engines if e.name == reference)
+    width = max(len(e.name) for e in engines)
+    out = [f"{'':{width}}  {unit + ' best':>14}  {'median':>10}  ratio best  ratio median  (vs {reference})"]
+    out += [f"{e.name:{width}}  {e.best:14,.0f}  {e.median:10,.0f}  {e.best / ref.best:9.2f}x"
+            f"  {e.median / ref.median:11.2f}x" for e in engines]
     return "\n".join(out)

@@ -1,11 +1,15 @@
 """The ``ddzlab`` command: play, duel, solve, train, report.
 
     ddzlab play [--seat 0] [--agents random random] [--seed S] [--rules standard] [--landlord N]
-                [--players 2]
+                [--players 2] [--record FILE]
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
+                [--record FILE]
+    ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
+                      [--results FILE] [--out table.csv]
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
+    ddzlab --version
 
 ``play`` reads your moves from standard input, so it can be scripted::
 
@@ -27,6 +31,21 @@ from .rules import RULESETS, get_rules
 
 class _Quit(Exception):
     """The human typed quit or standard input ended."""
+
+
+class UsageError(DdzError):
+    """Command-line arguments that name something that does not exist (a seat, a file)."""
+
+
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number ≥ 1, with a message that says so."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _ask(prompt: str, inp: TextIO, out: TextIO) -> str:
@@ -97,6 +116,9 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
     except _Quit as q:
         print(f"Game abandoned ({q}).", file=out)
         return 1
+    except KeyboardInterrupt:
+        print("\nGame abandoned (interrupted).", file=out)
+        return 130
     _announce_result(game, human, names, out)
     return 0
 
@@ -168,11 +190,24 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rules = get_rules(args.rules)
     game = Game(rules=rules, seed=args.seed, landlord=args.landlord,
                 first_bidder=args.first_bidder, players=args.players)
+    if not 0 <= args.seat < game.players:
+        raise UsageError(f"--seat {args.seat} is not a seat of this {game.players}-player game: "
+                         f"choose 0..{game.players - 1}")
     others = [s for s in range(game.players) if s != args.seat]
     specs = list(args.agents) or ["greedy"]
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
                             [args.seed, s]) for i, s in enumerate(others)}
-    return play_interactive(game, args.seat, agents, inp, out)
+    if not args.record:
+        return play_interactive(game, args.seat, agents, inp, out)
+    from .records import RecordWriter, explaining, game_record
+    wrapped, evals = explaining(agents)
+    code = play_interactive(game, args.seat, wrapped, inp, out)
+    seats = ["human" if s == args.seat else agent_name(agents[s]) for s in range(game.players)]
+    with RecordWriter(args.record, rules=rules, players=game.players, agents=seats,
+                      source="play") as w:        # games of any seed may share a file
+        w.write(game_record(game, seats, evals, index=w.count, seed=args.seed))
+    print(f"Game recorded in {args.record} (game {w.count - 1}).", file=out)
+    return code
 
 
 def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
@@ -181,8 +216,15 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .arena import duel
     rules = get_rules(args.rules)
     deals = args.deal_file if args.deal_file else args.deals
-    df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
-              progress=not args.quiet, backend=args.backend, results=args.results)
+    try:
+        df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
+                  progress=not args.quiet, backend=args.backend, results=args.results,
+                  record=args.record)
+    except KeyboardInterrupt:
+        saved = (f"finished deals are saved in {args.results}: rerun the same command to resume"
+                 if args.results else "nothing was saved (pass --results FILE to make a duel resumable)")
+        print(f"\nddzlab duel: interrupted; {saved}", file=sys.stderr)
+        return 130
     print(f"{args.a} (A) vs {args.b} (B), {df.attrs.get('deals')} deals x 2 sides, "
           f"{rules.name} rules, seat 0 landlord:", file=out)
     with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
@@ -190,9 +232,67 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .arena import tournament
+    rules = get_rules(args.rules)
+    deals = args.deal_file if args.deal_file else args.deals
+    try:
+        df = tournament(args.agents, deals, rules, n_jobs=args.jobs, scheduler=args.scheduler,
+                        progress=not args.quiet, seed=args.seed, results=args.results,
+                        record=args.record)
+    except KeyboardInterrupt:
+        kept = f"; the finished deals are in {args.results}, rerun to resume" if args.results else ""
+        print(f"ddzlab tournament: interrupted{kept}", file=sys.stderr)
+        return 130
+    print(f"Round robin of {len(df.attrs['agents'])} agents, {df.attrs['deals']} deals x 2 sides "
+          f"per pair, {rules.name} rules, seat 0 landlord. WP and ADP of A against B "
+          "[95% CI; combined: deals as pairs]:", file=out)
+    print(tournament_text(df), file=out)
+    if args.out:
+        df.to_csv(args.out, index=False, lineterminator="\n")
+        print(f"table written to {args.out}", file=out)
+    return 0
+
+
+def tournament_text(df) -> str:
+    """A tournament frame as text: one line per pair (A listed first), then the WP matrix."""
+    import pandas as pd
+    agents = df.attrs["agents"]
+    lines = []
+    for i, a in enumerate(agents):
+        for b in agents[i + 1:]:
+            rows = df[(df.a == a) & (df.b == b)].set_index("role")
+            if not len(rows):
+                continue
+            c = rows.loc["combined"]
+            lines.append({"A": a, "B": b, "WP": f"{c.WP:.3f} [{c.WP_lo:.3f}, {c.WP_hi:.3f}]",
+                          "WP landlord": f"{rows.loc['landlord', 'WP']:.3f}",
+                          "WP farmers": f"{rows.loc['farmers', 'WP']:.3f}",
+                          "ADP": f"{c.ADP:+.3f} [{c.ADP_lo:+.3f}, {c.ADP_hi:+.3f}]",
+                          "ms/move A": f"{1e3 * c.sec_per_move_a:.3g}",
+                          "ms/move B": f"{1e3 * c.sec_per_move_b:.3g}"})
+    pairs = pd.DataFrame(lines).to_string(index=False)
+    comb = df[df.role == "combined"].pivot(index="a", columns="b", values="WP")
+    comb = comb.reindex(index=agents, columns=agents).rename_axis(index=None, columns=None)
+    matrix = comb.to_string(float_format="{:.3f}".format, na_rep="-")
+    return f"{pairs}\n\nWP of the row agent against the column agent (combined):\n{matrix}"
+
+
+def _at_least_one(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    from .analysis import solve_report
-    print(solve_report(Hand(args.hand), get_rules(args.rules)), file=out)
+    from .analysis.report import solve_lines
+    for line in solve_lines(Hand(args.hand), get_rules(args.rules)):
+        print(line, file=out, flush=True)
     return 0
 
 
@@ -224,7 +324,9 @@ def cmd_report(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
     p = argparse.ArgumentParser(prog="ddzlab", description="Dou Dizhu research lab.")
+    p.add_argument("--version", action="version", version=f"ddzlab {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     rules_help = f"rule set: {', '.join(RULESETS)} (default standard)"
 
@@ -239,21 +341,44 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--first-bidder", type=int, default=0)
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
                     help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
+    sp.add_argument("--record", default=None, metavar="FILE",
+                    help="append the game to this game record (JSON lines; see ddzlab.records)")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
     sd.add_argument("a")
     sd.add_argument("b")
-    sd.add_argument("--deals", type=int, default=1000, help="number of deals generated from --seed")
+    sd.add_argument("--deals", type=_positive_int, default=1000,
+                    help="number of deals generated from --seed")
     sd.add_argument("--deal-file", default=None, help="read deals from this file instead")
     sd.add_argument("--seed", type=int, default=0)
     sd.add_argument("--rules", default="standard", help=rules_help)
-    sd.add_argument("--jobs", type=int, default=1, help="parallel workers (joblib)")
+    sd.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
     sd.add_argument("--backend", default=None, help="joblib backend, e.g. dask")
     sd.add_argument("--quiet", action="store_true", help="no progress bar")
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
+    sd.add_argument("--record", default=None, metavar="FILE",
+                    help="write every game (moves, evaluations) to this game record (JSON lines)")
     sd.set_defaults(func=cmd_duel)
+
+    sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
+    sn.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")
+    sn.add_argument("--deals", type=_at_least_one, default=200,
+                    help="number of deals generated from --seed (default 200)")
+    sn.add_argument("--deal-file", default=None, help="read deals from this file instead")
+    sn.add_argument("--seed", type=int, default=0)
+    sn.add_argument("--rules", default="standard", help=rules_help)
+    sn.add_argument("--jobs", type=_at_least_one, default=1, help="parallel workers (joblib)")
+    sn.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run on an existing dask cluster, e.g. tcp://10.0.0.5:8786")
+    sn.add_argument("--results", default=None,
+                    help="CSV that finished deals are appended to; rerun with it to resume")
+    sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
+    sn.add_argument("--quiet", action="store_true", help="no progress bar")
+    sn.add_argument("--record", default=None, metavar="FILE",
+                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+    sn.set_defaults(func=cmd_tournament)
 
     ss = sub.add_parser("solve", help="analyse a hand")
     ss.add_argument("hand")
@@ -283,6 +408,9 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
     except (DdzError, AgentError) as e:
         print(f"ddzlab {args.command}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nddzlab {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ DEALS_DIR = DATA_DIR / "deals"
 MODELS_DIR = DATA_DIR / "models"
 CACHE_DIR = DATA_DIR / "cache"
 FIGURES_DIR = ROOT / "figures"
+#: figures whose content depends on the machine (wall-clock panels): kept out of the
+#: committed `figures/` so that `make report` leaves the tree clean (git-ignored)
+MACHINE_FIGURES_DIR = ROOT / "report" / "machine"
 NOTEBOOKS_DIR = ROOT / "notebooks"
 
 SCALES = ("test", "quick", "full")
@@ -36,15 +39,21 @@ def scaled(test: T, quick: T, full: T) -> T:
     return {"test": test, "quick": quick, "full": full}[scale()]
 
 
-def figures_dir() -> Path:
-    """Where figures go: `FIGURES_DIR`, except test-scale runs, which write to the cache so
-    the test suite never overwrites the report's figures."""
-    return CACHE_DIR / "figures-test" if scale() == "test" else FIGURES_DIR
+def figures_dir(machine: bool = False) -> Path:
+    """Where figures go: `FIGURES_DIR` (or `MACHINE_FIGURES_DIR` for machine-dependent
+    ones), except test-scale runs, which write to the cache so the test suite never
+    overwrites the report's figures."""
+    if scale() == "test":
+        return CACHE_DIR / "figures-test"
+    return MACHINE_FIGURES_DIR if machine else FIGURES_DIR
 
 
-def savefig(fig, name: str) -> Path:
-    """Save a matplotlib figure byte-for-byte reproducibly (no timestamps) into `figures_dir`."""
-    folder = figures_dir()
+def savefig(fig, name: str, machine: bool = False) -> Path:
+    """Save a matplotlib figure byte-for-byte reproducibly (no timestamps) into `figures_dir`.
+
+    ``machine=True`` marks a figure that shows wall-clock times (it differs from machine to
+    machine and run to run): it goes to `MACHINE_FIGURES_DIR`, outside the committed tree."""
+    folder = figures_dir(machine)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     meta = {"Software": None} if path.suffix == ".png" else {"Creator": None, "CreationDate": None}

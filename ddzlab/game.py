@@ -39,15 +39,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits, pack, parse_counts
+from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits
 from .deals import Deal, SeedLike, as_rng, deal_cards
 from .errors import (DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                      RulesError)
-from .moves import PASS, PASS_WORDS, Move, detect, generator
+from .moves import PASS, PASS_WORDS, Move, detect, generator, parse_move
 from .rules import STANDARD, Kind, Rules, get_rules
 
 
@@ -178,6 +178,33 @@ class Game:
         self.redeals = 0
         self._undo: list = []
         self._start(deal)
+
+    @classmethod
+    def resume(cls, deal: Deal, history: Sequence[tuple[int, Move]] = (),
+               bids: Sequence[tuple[int, int]] = (), *, rules: Union[Rules, str] = STANDARD,
+               seed: SeedLike = None, landlord: Optional[int] = None, first_bidder: int = 0,
+               players: Optional[int] = None, check: bool = True) -> "Game":
+        """The game dealt ``deal`` and taken through ``bids`` then ``history`` (seat, move)
+        pairs: the same state, undo stack included, as playing them one by one.
+
+        It rebuilds a game at a given point (`ddzlab.determinize` does so for a guessed
+        deal). ``check=False`` skips the legality test of each move (the caller vouches
+        for them: a seat must hold the cards it plays), which makes rebuilding cheap.
+        """
+        game = cls(deal, rules=rules, seed=seed, landlord=landlord, first_bidder=first_bidder,
+                   players=players)
+        for seat, value in bids:
+            game.make_bid(value, seat)
+        if bids and game.redeals:
+            raise IllegalMoveError("the bids end in an all-pass auction: the deal is gone")
+        for seat, move in history:
+            if check:
+                game.play(move, seat)
+            else:
+                if game.phase is not Phase.PLAY or seat != game.to_act:
+                    game._check_turn(seat, Phase.PLAY, "play")
+                game._push(seat, move)
+        return game
 
     # -- setting up -------------------------------------------------------------------
     def _start(self, deal: Deal) -> None:
@@ -349,8 +376,9 @@ class Game:
         """The seat to act plays ``action`` (a `Move`, card text like ``'33344458'``,
         ``'pass'``, or a `Hand`). Returns the move played.
 
-        Raises `OutOfTurnError`, `IllegalMoveError`, `IllegalCombinationError` or
-        `CardError` and leaves the state unchanged if the action is not allowed.
+        Raises `OutOfTurnError`, `IllegalMoveError`, `IllegalCombinationError`, or for
+        text `CardError` / `RulesError` (`ddzlab.moves.parse_move` reads it), and leaves
+        the state unchanged if the action is not allowed.
         """
         s = self._check_turn(seat, Phase.PLAY, "play")
         legal = self._legal_list()
@@ -358,6 +386,16 @@ class Game:
             move = action       # the usual case: an agent returns one of the listed moves
         else:
             move = self._resolve(action, s, legal)
+        self._push(s, move)
+        return move
+
+    def push(self, move: Move) -> None:
+        """The seat to act plays ``move``, which must be one of `legal_moves` -- unchecked:
+        the fast path for searches that only ever pick listed moves (`play` checks)."""
+        self._push(self.to_act, move)
+
+    def _push(self, s: int, move: Move) -> None:
+        """Apply ``move`` by seat ``s`` (the seat to act) without checking it."""
         last_move, last_seat, passes = self.last_move, self.last_seat, self.passes
         self._undo.append((0, s, move, last_move, last_seat, passes))
         self.history.append((s, move))
@@ -370,7 +408,7 @@ class Game:
             else:
                 self.passes = passes
             self.to_act = (s + 1) % self.players
-            return move
+            return
         cards = move.cards
         self.hands[s] -= cards
         self.played[s] += cards
@@ -385,25 +423,16 @@ class Game:
             self.to_act = None
         else:
             self.to_act = (s + 1) % self.players
-        return move
 
     def _resolve(self, action: Action, seat: int, legal: list[Move]) -> Move:
         """Turn text / a hand / a foreign Move into the legal move with those cards, or
         raise the error that names why it cannot be played."""
+        if isinstance(action, str):
+            action = parse_move(action, self.rules)   # CardError / IllegalCombinationError
         if isinstance(action, Move):
-            cards = action.cards
-            if action.kind is Kind.PASS:
-                cards = -1
+            cards = -1 if action.kind is Kind.PASS else action.cards
         elif isinstance(action, Hand):
             cards = action.bits
-        elif isinstance(action, str):
-            text = action.strip().lower()
-            if text in PASS_WORDS:
-                cards = -1
-            else:
-                cards = pack(parse_counts(action))   # CardError on unknown symbols
-                if cards == 0:
-                    raise IllegalCombinationError("no cards given: type cards such as 334 or 'pass'")
         else:
             raise TypeError(f"expected a Move, card text or a Hand, not {type(action).__name__}")
         if cards == -1:

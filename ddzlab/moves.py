@@ -4,7 +4,8 @@ A `Move` is a small immutable value: its `Kind`, main rank (lowest rank of the m
 chain length and cards (packed like a `Hand`). `legal_moves` lists every move a hand can
 lead, or every reply to a move plus pass; `detect` classifies any multiset of cards.
 
-The generator reads the rule set's chain and attachment specs, so variants are data.
+The enumeration lives in `MoveGenerator` (one per rule set, from the cached `generator`): it
+reads the rule set's chain and attachment specs, so variants are data.
 For the standard rules the leading set equals DouZero's (``MovesGener`` filtered by its own
 ``move_detector``), which fixes the kicker conventions:
 
@@ -26,10 +27,11 @@ For the standard rules the leading set equals DouZero's (``MovesGener`` filtered
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Optional, Union
+from itertools import combinations
+from typing import Iterable, Optional, Sequence, Union
 
 from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
-                    format_bits, pack, parse_counts, unpack)
+                    format_bits, unpack)
 from .errors import IllegalCombinationError, RulesError
 from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules
 
@@ -143,8 +145,42 @@ def _kicker_sets(pool: list[tuple[int, int]], k: int, width: int) -> list[int]:
     return out
 
 
-class _Generator:
-    """Precomputed move tables for one rule set, and the enumeration itself."""
+def _three_solos(pool: list[int], c: list[int]) -> list[int]:
+    """`_kicker_sets` of three solo kickers (a rank at most ``c[r]`` times, up to all
+    three), in the same order, without the recursion: the three-trio plane's hot path."""
+    one = [1 << (4 * r) for r in pool]
+    out: list[int] = []
+    n = len(pool)
+    for i in range(n):
+        x = one[i]
+        for j in range(i + 1, n):
+            y = x + one[j]
+            out += [y + z for z in one[j + 1:]]
+            if c[pool[j]] >= 2:
+                out.append(y + one[j])
+        if c[pool[i]] >= 2:
+            out += [2 * x + z for z in one[i + 1:]]
+            if c[pool[i]] >= 3:
+                out.append(3 * x)
+    return out
+
+
+class MoveGenerator:
+    """Precomputed move tables for one rule set, and the enumeration itself.
+
+    Get one with `generator(rules)` (cached per rule set: the tables are built once and
+    shared); `legal_moves`, `detect`, `Game` and the searches of `ddzlab.analysis` all use it.
+    Building one directly gives fresh, empty caches (a cold start).
+
+    * ``leading(bits)``: every move a packed hand can lead, each once;
+    * ``following(bits, to_beat)``: every reply to a move, then `PASS`;
+    * ``collect(counts, kind=, length=, above=, size=, rank=)``: the moves of rank counts,
+      filtered by kind, chain length, card count or main rank (what `detect` and the searches
+      use).
+
+    The lists returned are fresh, but the `Move` objects in them are shared by the tables
+    (they are immutable), so two calls return the *same* objects for the same moves.
+    """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -172,16 +208,18 @@ class _Generator:
             self.chains.append((spec, table))
         self.attachments = [(a, self._base_spec(a)) for a in rules.attachments]
         self.attach_cache: dict[tuple[Kind, int, int], dict[int, Move]] = {}
+        self.pair_rows: dict[tuple[Kind, int, int], list] = {}
+        self.main_ranks: dict[tuple[Kind, int, int], frozenset[int]] = {}
         self.bomb_table = next((t for k, _, t in self.units if k == Kind.BOMB), None)
         self.by_kind = {kind: ([u for u in self.units if u[0] == kind],
                                [ch for ch in self.chains if ch[0].kind == kind],
                                [at for at in self.attachments if at[0].kind == kind]) for kind in Kind}
         self.chain_flags = sum(1 << (4 * r) for r in rules.chain_ranks)
-        self.ranks_cache: dict[int, tuple[int, ...]] = {}
         self.unit_tables = {w: next((t for _, kw, t in self.units if kw == w), None) for w in (1, 2, 3, 4)}
         self.run_chains = {w: [(spec, self._run_table(spec, table)) for spec, table in self.chains
                                if spec.width == w] for w in (1, 2, 3, 4)}
-        self.plain_cache: dict[int, dict[int, list[Move]]] = {w: {} for w in (1, 2, 3, 4)}
+        #: per width 1..4: rank flags -> (moves without kickers, ranks), see `_lead_entry`
+        self.lead_cache: list[dict[int, tuple[list[Move], tuple[int, ...]]]] = [{} for _ in range(5)]
         self.unit_attach = []
         self.chain_attach = []
         for a, base in self.attachments:
@@ -217,6 +255,21 @@ class _Generator:
                              if t not in (r, s) and (r < s or a.kicker_width == 1 and deck[r] >= 2)
                              else None for s in range(N_RANKS)] for r in range(N_RANKS)]
         return table
+
+    def _pair_rows(self, a: AttachSpec, s: int, n: int) -> list:
+        """rows[r][q], r <= q: the move of attachment ``a`` on the main part of ``n`` units
+        from ``s`` carrying kickers of ranks r and q (r == q: a pair as two solos)."""
+        width, step = KIND_SHAPE[a.base]
+        kw = a.kicker_width
+        main_ranks = self.main_ranks[a.kind, s, n] = frozenset(range(s, s + n * step, step))
+        main = sum(width << (4 * r) for r in main_ranks)
+        deck = unpack(self.rules.deck)
+        ok = [r not in main_ranks and deck[r] >= kw for r in range(N_RANKS)]
+        rows = [[Move(a.kind, s, n, main + (kw << (4 * r)) + (kw << (4 * q)))
+                 if ok[r] and ok[q] and (r < q or (r == q and kw == 1 and deck[r] >= 2)) else None
+                 for q in range(N_RANKS)] for r in range(N_RANKS)]
+        self.pair_rows[a.kind, s, n] = rows
+        return rows
 
     def _base_spec(self, a: AttachSpec) -> tuple[int, int, Optional[int]]:
         """(width, step, longest trio chain) of an attachment's main part."""
@@ -279,70 +332,85 @@ class _Generator:
                 bases = [(1, r) for r in self.deck_ranks if c[r] >= width and above < r <= upto]
         else:
             self._chains(c, width, step, lo, hi, None, above, lambda n, s: bases.append((n, s)), upto)
+        pools = None
         for n, s in bases:
-            k = a.per_unit * n
-            if size is not None and size != width * n + k * a.kicker_width:
+            if size is not None and size != (width + a.per_unit * a.kicker_width) * n:
                 continue
-            top = s + (n - 1) * step
-            main_ranks = range(s, top + 1, step)
-            kicks = self._kicks(c, main_ranks, k, a.kicker_width)
-            if k == 3 and a.kicker_width == 1:
-                # a kicker trio next to the chain reads as a longer chain: list those cards once
-                if self.is_chain_rank[top + 1]:
-                    kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
-                if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
-                    kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
-            key = (a.kind, s, n)
-            cache = self.attach_cache.get(key)
-            if cache is None:
-                cache = self.attach_cache[key] = {}
-            moves = [cache.get(kick) for kick in kicks]
-            if None in moves:
-                main = sum(width << (4 * r) for r in main_ranks)
-                for kick in kicks:
-                    if kick not in cache:
-                        cache[kick] = Move(a.kind, s, n, main + kick)
-                moves = [cache[kick] for kick in kicks]
-            out += moves
+            if a.per_unit * n == 2:
+                if pools is None:
+                    pools = ([r for r in self.deck_ranks if c[r] >= a.kicker_width],
+                             [r for r in self.deck_ranks if c[r] >= 2])
+                self._two_kickers(a, n, s, pools[0], pools[1], out)
+            else:
+                self._more_kickers(c, a, base, n, s, leading, out)
+
+    def _two_kickers(self, a: AttachSpec, n: int, s: int, pool: Sequence[int], doubles: Sequence[int],
+                     out: list[Move]) -> None:
+        """Append the moves of ``a`` on the main part of ``n`` units from ``s`` carrying two
+        kickers (most planes, four+two): ``pool`` the ranks holding a kicker, ``doubles``
+        the ranks holding two (a pair as two solos). From a table built on first use."""
+        rows = self.pair_rows.get((a.kind, s, n))
+        if rows is None:
+            rows = self._pair_rows(a, s, n)
+        main = self.main_ranks[a.kind, s, n]
+        pool = [r for r in pool if r not in main]
+        out += [row[q] for i, r in enumerate(pool) for row in (rows[r],) for q in pool[i + 1:]]
+        if a.kicker_width == 1:
+            out += [rows[r][r] for r in doubles if r not in main]
+
+    def _more_kickers(self, c: list[int], a: AttachSpec, base, n: int, s: int, leading: bool,
+                      out: list[Move]) -> None:
+        """Append the moves of ``a`` on the main part of ``n`` units from ``s`` with one or
+        three or more kickers (kicker sets from `_kicks`, moves cached by kicker set)."""
+        width, step, longest_trio_chain = base
+        k = a.per_unit * n
+        top = s + (n - 1) * step
+        main_ranks = range(s, top + 1, step)
+        kicks = self._kicks(c, main_ranks, k, a.kicker_width)
+        if k == 3 and a.kicker_width == 1:
+            # a kicker trio next to the chain reads as a longer chain: list those cards once
+            if self.is_chain_rank[top + 1]:
+                kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
+            if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
+                kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
+        key = (a.kind, s, n)
+        cache = self.attach_cache.get(key)
+        if cache is None:
+            cache = self.attach_cache[key] = {}
+        try:
+            out += [cache[kick] for kick in kicks]
+        except KeyError:
+            main = sum(width << (4 * r) for r in main_ranks)
+            for kick in kicks:
+                if kick not in cache:
+                    cache[kick] = Move(a.kind, s, n, main + kick)
+            out += [cache[kick] for kick in kicks]
 
     def _kicks(self, c: list[int], main_ranks: range, k: int, kicker_width: int) -> list[int]:
-        """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc)."""
+        """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc;
+        two kickers take the table path in `_attach`)."""
         if kicker_width == 2:
             pool = [r for r in self.deck_ranks if c[r] >= 2 and r not in main_ranks]
             if k == 1:
                 return [2 << (4 * r) for r in pool]
-            if k == 2:
-                return [(2 << (4 * r)) + (2 << (4 * q)) for i, r in enumerate(pool) for q in pool[i + 1:]]
-            return _kicker_sets([(r, 1) for r in pool], k, 2)
+            return [sum(2 << (4 * r) for r in combo) for combo in combinations(pool, k)]
         pool = [r for r in self.deck_ranks if c[r] and r not in main_ranks]
         if k == 1:
             return [1 << (4 * r) for r in pool]
-        if k == 2:
-            return ([(1 << (4 * r)) + (1 << (4 * q)) for i, r in enumerate(pool) for q in pool[i + 1:]]
-                    + [2 << (4 * r) for r in pool if c[r] >= 2])
-        cap = 3 if k == 3 else 2
-        return _kicker_sets([(r, c[r] if c[r] < cap else cap) for r in pool], k, 1)
+        if k == 3:
+            return _three_solos(pool, c)
+        return _kicker_sets([(r, c[r] if c[r] < 2 else 2) for r in pool], k, 1)
 
     # -- the fast path for leading moves -----------------------------------------------
-    def _ranks(self, flags: int) -> tuple[int, ...]:
-        """The ranks whose flag bit is set (cached by flags)."""
-        ranks = self.ranks_cache.get(flags)
-        if ranks is None:
-            ranks = self.ranks_cache[flags] = tuple(r for r in range(N_RANKS) if flags >> (4 * r) & 1)
-        return ranks
-
-    def _plain(self, width: int, flags: int) -> list[Move]:
-        """Moves without kickers made of ``width`` copies per rank, for ranks with ``flags``
-        (cached by flags; callers must not mutate the list).
+    def _lead_entry(self, width: int, flags: int) -> tuple[list[Move], tuple[int, ...]]:
+        """(moves without kickers made of ``width`` copies per rank, the ranks) for the ranks
+        whose flag bit is set; cached by flags (callers must not mutate the list).
 
         Chains are assembled from maximal runs of flagged ranks: every chain lies in
         exactly one run, and the chains inside a run depend only on where it starts and
         how long it is (`run_chains`).
         """
-        cached = self.plain_cache[width].get(flags)
-        if cached is not None:
-            return cached
-        ranks = self._ranks(flags)
+        ranks = tuple(r for r in range(N_RANKS) if flags >> (4 * r) & 1)
         unit = self.unit_tables[width]
         out = [unit[r] for r in ranks] if unit is not None else []
         ok = self.is_chain_rank
@@ -358,50 +426,71 @@ class _Generator:
                     out += runs[s, n]
         if width == 1 and self.rocket is not None and flags >> (4 * RB) & 1 and flags >> (4 * RR) & 1:
             out.append(self.rocket)
-        self.plain_cache[width][flags] = out
-        return out
+        entry = self.lead_cache[width][flags] = (out, ranks)
+        return entry
 
     def leading(self, bits: int) -> list[Move]:
         """Every leading move of a packed hand (equal as a set to ``collect(unpack(bits))``).
 
         Moves without kickers depend only on which ranks hold at least 1, 2, 3 or 4 cards,
-        so they come from per-width caches keyed by those rank flags; kickers on a trio or
-        a quad come from precomputed tables; planes take the general path.
+        so they come from per-width caches keyed by those rank flags; kickers on a trio, a
+        quad or a two-unit plane come from precomputed tables; longer planes take the
+        general path.
         """
-        f1 = (bits | bits >> 1 | bits >> 2) & LOW_BITS
-        f2 = (bits >> 1 | bits >> 2) & LOW_BITS
-        f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS
+        f2 = (bits >> 1 | bits >> 2) & LOW_BITS        # ranks holding at least 2 cards
+        f1 = bits & LOW_BITS | f2                        # ... at least 1
+        f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS  # ... at least 3
+        c1, c2, c3, c4 = self.lead_cache[1:]
+        e1 = c1.get(f1) or self._lead_entry(1, f1)
+        e2 = c2.get(f2) or self._lead_entry(2, f2)
+        out = e1[0] + e2[0]
+        if not f3:
+            return out
+        e3 = c3.get(f3) or self._lead_entry(3, f3)
+        out += e3[0]
         f4 = bits >> 2 & LOW_BITS
-        flags = (0, f1, f2, f3, f4)
-        plain, ranks_of = self._plain, self._ranks
-        out = plain(1, f1) + plain(2, f2)
-        if f3:
-            out += plain(3, f3)
-            if f4:
-                out += plain(4, f4)
-            ranks = [(), ranks_of(f1), ranks_of(f2), ranks_of(f3), ranks_of(f4)]
-            for base_width, kicker_width, k, table in self.unit_attach:
-                bases = ranks[base_width]
-                if not bases:
+        if f4:
+            e4 = c4.get(f4) or self._lead_entry(4, f4)
+            out += e4[0]
+            ranks = (None, e1[1], e2[1], e3[1], e4[1])
+        else:
+            ranks = (None, e1[1], e2[1], e3[1], ())
+        for base_width, kicker_width, k, table in self.unit_attach:
+            bases = ranks[base_width]
+            if not bases:
+                continue
+            pool = ranks[kicker_width]
+            for t in bases:
+                row = table[t]
+                if k == 1:
+                    out += [row[r] for r in pool if r != t]
                     continue
-                pool = ranks[kicker_width]
-                for t in bases:
-                    row = table[t]
-                    if k == 1:
-                        out += [row[r] for r in pool if r != t]
-                        continue
-                    p = [r for r in pool if r != t]
-                    out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
-                    if kicker_width == 1:
-                        out += [row[r][r] for r in ranks[2] if r != t]
-        if self.chain_attach and f3:
+                p = [r for r in pool if r != t]
+                out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+                if kicker_width == 1:
+                    out += [row[r][r] for r in ranks[2] if r != t]
+        if self.chain_attach:
+            flags = (0, f1, f2, f3, f4)
             c = None
+            ok = self.is_chain_rank
             for a, base in self.chain_attach:
-                f = flags[base[0]]
-                if f & f >> (4 * base[1]) & self.chain_flags:
-                    if c is None:
-                        c = unpack(bits)
-                    self._attach(c, a, base, None, -1, None, True, out)
+                width, step, _ = base
+                f = flags[width]
+                if not f & f >> (4 * step) & self.chain_flags:
+                    continue
+                lo, hi, k1 = a.min_units, a.max_units, a.per_unit
+                for s in ranks[width]:        # chains of the main part, as `_chains` lists them
+                    n, r = 0, s
+                    while r < N_RANKS and ok[r] and f >> (4 * r) & 1 and n < hi:
+                        n += 1
+                        if n >= lo:
+                            if k1 * n == 2:
+                                self._two_kickers(a, n, s, ranks[a.kicker_width], ranks[2], out)
+                            else:
+                                if c is None:
+                                    c = unpack(bits)
+                                self._more_kickers(c, a, base, n, s, True, out)
+                        r += step
         return out
 
     def following(self, bits: int, to_beat: Move) -> list[Move]:
@@ -422,11 +511,12 @@ class _Generator:
 
 
 @lru_cache(maxsize=None)
-def generator(rules: Rules) -> _Generator:
-    """The (cached) move tables of a rule set."""
+def generator(rules: Rules) -> MoveGenerator:
+    """The `MoveGenerator` of a rule set, built once and cached (``generator.cache_clear()``
+    drops it, e.g. for a cold benchmark)."""
     if rules.wildcard is not None:
         raise NotImplementedError("wildcard (癞子) move generation is not implemented yet")
-    return _Generator(rules)
+    return MoveGenerator(rules)
 
 
 def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
@@ -468,13 +558,20 @@ def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> Optional[Mo
 
 
 def parse_move(text: str, rules: Rules = STANDARD) -> Move:
-    """Parse a move from text (``'pass'`` or cards); raise if the cards form no combination."""
+    """Parse a move from text: a pass word (`PASS_WORDS`) or cards such as ``'33344458'``.
+
+    Raises `CardError` for unknown symbols or more copies than a deck has, `RulesError` for
+    cards outside the rule set's deck, and `IllegalCombinationError` when the cards form no
+    combination or there are none. This is the one parser of typed moves (`Game.play` uses it).
+    """
     if text.strip().lower() in PASS_WORDS:
         return PASS
-    move = detect(text, rules)
+    bits = hand_bits(text, rules)
+    if bits == 0:
+        raise IllegalCombinationError("no cards given: type cards such as 334 or 'pass'")
+    move = detect(bits, rules)
     if move is None:
-        raise IllegalCombinationError(f"{format_bits(pack(parse_counts(text)))} is not a "
-                                      f"combination of the {rules.name} rules")
+        raise IllegalCombinationError(f"{format_bits(bits)} is not a combination of the {rules.name} rules")
     return move
 
 
@@ -490,4 +587,4 @@ def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[M
 
 
 __all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move",
-           "generator", "hand_bits"]
+           "MoveGenerator", "generator", "hand_bits"]

@@ -12,7 +12,7 @@ its move types, with the variants' kinds after them).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum
 from typing import Optional
 
@@ -111,6 +111,19 @@ class Rules:
         if self.rocket:
             kinds.add(Kind.ROCKET)
         object.__setattr__(self, "kinds", frozenset(kinds))
+
+    def __hash__(self) -> int:
+        # cached: caches (the move generator's, the analysis tables') hash a rule set on every
+        # call, and hashing every field each time showed in profiles of `legal_moves`
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = self.__dict__["_hash"] = hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+            return h
+
+    def __getstate__(self) -> dict:
+        # string hashes differ between processes: a pickled rule set recomputes its own
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     @property
     def deck_size(self) -> int:

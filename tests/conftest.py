@@ -22,6 +22,17 @@ def random_hand(rng: np.random.Generator, rules: Rules, size: int) -> Hand:
     return Hand.from_ranks(rng.choice(deck, size, replace=False).tolist())
 
 
+def clumpy_hand(rng: np.random.Generator, rules: Rules, size: int) -> Hand:
+    """``size`` cards drawn in clumps of 1-4 copies of a rank: many trios, bombs and planes."""
+    deck = Hand.from_bits(rules.deck).counts
+    ranks = [r for r in range(len(deck)) if deck[r]]
+    c = [0] * len(deck)
+    while sum(c) < size:
+        r = int(rng.choice(ranks))
+        c[r] = min(deck[r], c[r] + int(rng.integers(1, 5)), c[r] + size - sum(c))
+    return Hand(c)
+
+
 @st.composite
 def hands(draw, rules: Rules, min_size: int = 0, max_size: int = 20) -> Hand:
     """Hypothesis strategy: a random sub-multiset of the rule set's deck."""

@@ -51,3 +51,28 @@ def test_registry_and_strength_against_smallest():
                                                     make_agent("greedy")])
         wins += lord.landlord_won + (not farm.landlord_won)
     assert wins > 40, f"greedy won only {wins} of 80 games against smallest"
+
+
+def _answer(landlord: str, seat1: str, lead: str, **kwargs):
+    """What a GreedyAgent at seat 1 (a farmer) plays after the landlord leads ``lead``."""
+    from ddzlab.cards import Hand
+    from ddzlab.deals import Deal
+    from ddzlab.rules import STANDARD
+    lord, one = Hand(landlord), Hand(seat1)
+    kitty = Hand.from_ranks(lord.ranks()[-3:])
+    two = Hand.from_bits(STANDARD.deck) - lord - one
+    game = Game(Deal(((lord - kitty).bits, one.bits, two.bits), kitty.bits), landlord=0)
+    game.play(lead)
+    return str(GreedyAgent(**kwargs).play(game.observation(1)))
+
+
+def test_bomb_threshold_is_inclusive():
+    """A bomb is spent when the player to beat holds bomb_when (4) cards or fewer, not 5."""
+    # the landlord leads a 16-card plane and keeps 4 cards: only the bomb beats it
+    four_left = ("333444555666789TJQKA", "2222345677889TT9J", "333444555666789T")
+    assert _answer(*four_left) == "2222"
+    assert _answer(*four_left, bomb_when=3) == "pass"
+    # a 15-card plane with pairs, 5 cards kept: the farmer passes unless told 5 is a threat
+    five_left = ("333444555667788" "9TJQK", "2222345699TTAAJQK", "333444555667788")
+    assert _answer(*five_left) == "pass"
+    assert _answer(*five_left, bomb_when=5) == "2222"

@@ -107,3 +107,17 @@ def test_solve_report() -> None:
     text = solve_report("33445566789TJQKA2BR")
     assert "fewest plays (A*): 4" in text and "best score" in text and "hints:" in text
     assert "homework rules" in solve_report("3579JK", "homework")
+
+
+def test_move_power_counts_kicker_groups_not_cards() -> None:
+    """The seed's subNum counts kicker *groups*: a pair kicker is one group, like a solo
+    (seed 003: bad -= 0.01 per group of a trio, 0.002 per group of a quad). Hand-computed:
+    a trio of 3s: top = 3.5, bad = 0.433 + 0.02 (15 - 3.5) - 0.01 = 0.653, power -215.3."""
+    assert move_power(parse_move("3334")) == pytest.approx(-150 - 100 * 0.653)
+    assert move_power(parse_move("33344")) == pytest.approx(-150 - 100 * 0.653)
+    # a plane of two trios (top 4): 0.433 + 0.02 * 11 + 2 * 0.02 - 2 * 0.01 = 0.673
+    assert move_power(parse_move("33344456")) == pytest.approx(-150 - 100 * 0.673)
+    assert move_power(parse_move("3334445566")) == pytest.approx(-150 - 100 * 0.673)
+    # four + two (top 3.5): -4.5 + 0.003 * 11.5 - 2 * 0.002 = -4.4695
+    assert move_power(parse_move("333345")) == pytest.approx(-150 + 100 * 4.4695)
+    assert move_power(parse_move("33334455")) == pytest.approx(-150 + 100 * 4.4695)

@@ -172,12 +172,14 @@ def test_duel_resumes_from_its_results_file(tmp_path):
     deals = generate_deals(6, seed=4)
     full = duel_games("random", "smallest", deals, progress=False)
     path = tmp_path / "duel.csv"
-    duel_games("random", "smallest", deals[:4], progress=False, results=path)   # "interrupted"
+    duel_games("random", "smallest", deals, progress=False, results=path)
     lines = path.read_text().splitlines()
-    assert len(lines) == 1 + 8
+    assert len(lines) == 1 + 12
+    path.write_text("\n".join(lines[:1 + 8 + 1]) + "\n")    # "interrupted" after 4 deals and a half
     resumed = duel_games("random", "smallest", deals, progress=False, results=path)
     assert resumed.equals(full)
-    assert len(path.read_text().splitlines()) == 1 + 12
+    # deals 4 and 5 were played again; the orphan half of deal 4 stays but is never read
+    assert len(path.read_text().splitlines()) == 1 + 9 + 4
     # nothing left to play: a rerun reads the file and builds no agent
     counter = CountingSmallest()
     CountingSmallest.built = 0
@@ -199,3 +201,34 @@ def test_duel_results_file_of_another_duel_is_refused(tmp_path):
     (tmp_path / "bad.csv").write_text("x,y\n1,2\n")
     with pytest.raises(DuelResultsError, match="not a duel results file"):
         duel_games("random", "smallest", 2, progress=False, results=tmp_path / "bad.csv")
+
+
+def test_results_file_holds_exactly_the_deals_asked_for(tmp_path):
+    from ddzlab.arena import DuelResultsError
+    deals = generate_deals(5, seed=4)
+    path = tmp_path / "duel.csv"
+    duel_games("random", "smallest", deals[:3], progress=False, results=path)
+    text = path.read_bytes()
+    assert b"\r" not in text and text.count(b"\n") == 1 + 6          # one line end, LF only
+    # fewer, more or other deals than the file's: refused (it used to override --deals)
+    for other in (deals[:2], deals, generate_deals(3, seed=5)):
+        with pytest.raises(DuelResultsError, match=r"another duel \(deals='3:"):
+            duel_games("random", "smallest", other, progress=False, results=path)
+    # a foreign value is printed plainly ('0'), not as np.int64(0)
+    with pytest.raises(DuelResultsError, match=r"\(seed='0', this one has '1'\)"):
+        duel_games("random", "smallest", deals[:3], progress=False, results=path, seed=1)
+    assert len(duel_games("random", "smallest", deals[:3], progress=False, results=path)) == 6
+
+
+def test_parallel_duel_saves_results_in_small_chunks(tmp_path, monkeypatch):
+    import ddzlab.arena as arena
+    seen = []
+    real = arena.run_chunks
+
+    def spy(func, chunks, n_jobs=1, backend=None):
+        seen.extend(len(c) for c in chunks)
+        return real(func, chunks, 1, None)          # run here: only the chunking is checked
+    monkeypatch.setattr(arena, "run_chunks", spy)
+    duel_games("random", "smallest", generate_deals(60, seed=1), n_jobs=2, progress=False,
+               results=tmp_path / "d.csv")
+    assert sum(seen) == 60 and max(seen) <= arena.MAX_CHUNK

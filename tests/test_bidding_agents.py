@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 from ddzlab.agents import Agent, make_agent, play_game
-from ddzlab.bidding.agents import ThresholdBidder, bidding_match
+from ddzlab.agents.threshold_bidder import ThresholdBidder
 from ddzlab.bidding.data import load_calls
 from ddzlab.bidding.models import make_bidder, save_bidder
+from ddzlab.matches import bidding_match
 from ddzlab.game import Game, Phase
 from ddzlab.deals import generate_deals
 

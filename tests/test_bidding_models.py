@@ -126,3 +126,21 @@ def test_other_sklearn_version_warns(tmp_path, fitted):
     joblib.dump(payload, path)
     with pytest.warns(UserWarning, match="scikit-learn 0.1"):
         load_bidder(path)
+
+
+def test_nested_cv_uses_the_shuffled_outer_and_inner_folds(sample):
+    """nested_cv = for each outer fold of StratifiedKFold(5, shuffle, seed 0), a grid search on
+    StratifiedKFold(5, shuffle, seed 1) of the training part, scored on the held-out part."""
+    from sklearn.model_selection import GridSearchCV
+
+    from ddzlab.bidding.models import nested_cv
+    grid = {"clf__C": [0.001, 1.0]}
+    got = nested_cv(make_bidder("linear_svc", "seed"), sample, grid)
+    y = sample.label.to_numpy()
+    manual = []
+    for tr, te in StratifiedKFold(5, shuffle=True, random_state=0).split(sample, y):
+        inner = GridSearchCV(make_bidder("linear_svc", "seed"), grid, scoring="accuracy",
+                             cv=StratifiedKFold(5, shuffle=True, random_state=1))
+        inner.fit(sample.iloc[tr], y[tr])
+        manual.append((inner.predict(sample.iloc[te]) == y[te]).mean())
+    assert np.allclose(got.scores, manual), (got.scores, manual)

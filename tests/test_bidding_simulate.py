@@ -3,8 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ddzlab.bidding.simulate import (COLUMNS, label_hands, random_deal, read_labels,
-                                     simulate_hand)
+from ddzlab.labels import COLUMNS, label_hands, random_deal, read_labels, simulate_hand
 from ddzlab.cards import Hand
 from ddzlab.rules import STANDARD
 
@@ -42,7 +41,7 @@ def test_resume_skips_done_rows(tmp_path, monkeypatch):
     path = tmp_path / "labels.csv"
     first = label_hands(HANDS[:2], path, n_deals=3, seed=7, progress=False)
     calls = []
-    import ddzlab.bidding.simulate as sim
+    import ddzlab.labels as sim
     real = sim.simulate_hand
     monkeypatch.setattr(sim, "simulate_hand", lambda h, *a, **k: calls.append(str(h)) or real(h, *a, **k))
     full = label_hands(HANDS, path, n_deals=3, seed=7, progress=False)
@@ -73,3 +72,24 @@ def test_dask_backend_gives_the_same_labels(tmp_path):
                     backend="dask", chunk_size=1)
     key = lambda d: d.sort_values("cards").reset_index(drop=True)
     pd.testing.assert_frame_equal(key(a), key(b))
+
+
+def test_labels_count_landlord_wins(monkeypatch):
+    """A deal the landlord wins at once (its 20 cards are one plane) is a win, worth 4 points
+    (base 1, spring); and on random deals a win always comes with positive points."""
+    import ddzlab.labels as sim
+    hand = Hand("333444555666777" "89")
+    kitty = Hand("TJQ")
+    rest = Hand.from_bits(STANDARD.deck) - hand - kitty
+    deal = sim.Deal((hand.bits, Hand.from_ranks(rest.ranks()[:17]).bits,
+                     Hand.from_ranks(rest.ranks()[17:]).bits), kitty.bits)
+    monkeypatch.setattr(sim, "random_deal", lambda h, rng: deal)
+    got = simulate_hand(hand, n_deals=3, seed=0)
+    assert (got["wins"], got["win_rate"], got["mean_points"]) == (3, 1.0, 4.0)
+    monkeypatch.undo()
+    outcomes = set()
+    for seed in range(12):
+        r = simulate_hand(HANDS[seed % len(HANDS)], n_deals=1, seed=seed, agent="random")
+        assert (r["wins"] == 1) == (r["mean_points"] > 0), r
+        outcomes.add(r["wins"])
+    assert outcomes == {0, 1}

@@ -148,3 +148,57 @@ def test_report_runs_numbered_notebooks_in_order(tmp_path):
 def test_report_command_fails_clearly(capsys):
     code, _ = run_main(["report", "--only", "99"])
     assert code == 1 and "no notebook numbered 99" in capsys.readouterr().err
+
+
+def test_bad_arguments_get_a_message_not_a_traceback(capsys):
+    for argv, words in ((["duel", "random", "random", "--deals", "0"], "must be at least 1, not 0"),
+                        (["duel", "random", "random", "--deals", "-5"], "must be at least 1, not -5"),
+                        (["duel", "random", "random", "--jobs", "0"], "must be at least 1, not 0"),
+                        (["duel", "random", "random", "--deals", "x"], "'x' is not a whole number")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv, stdout=io.StringIO())
+        assert exc.value.code == 2 and words in capsys.readouterr().err
+    for seat in ("5", "-1"):
+        code, _ = run_main(["play", "--seat", seat, "--landlord", "0"], "")
+        assert code == 2
+        assert f"--seat {seat} is not a seat of this 3-player game: choose 0..2" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    from ddzlab import __version__
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"ddzlab {__version__}"
+
+
+class _Interrupting(io.StringIO):
+    def readline(self, *args):
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_in_play_and_duel(monkeypatch, capsys):
+    out = io.StringIO()
+    code = cli.main(["play", "--seed", "1", "--landlord", "0"], stdin=_Interrupting(), stdout=out)
+    assert code == 130 and "Game abandoned (interrupted)." in out.getvalue()
+    import ddzlab.arena
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ddzlab.arena, "duel", interrupted)
+    code, _ = run_main(["duel", "random", "random", "--deals", "3", "--results", "x.csv"])
+    err = capsys.readouterr().err
+    assert code == 130 and "interrupted; finished deals are saved in x.csv" in err
+
+
+def test_solve_explains_infinite_scores_and_skips_what_would_not_finish():
+    code, out = run_main(["solve", "333444555BR"])
+    assert code == 0 and "higher is stronger" in out and "power of the cards left" in out
+    code, out = run_main(["solve", "33344"])          # one trio+pair: one play worth 3
+    assert "+inf (the whole hand is one play worth 3: ln 3 / ln 1 is infinite" in out
+    code, out = run_main(["solve", "34"])
+    assert "-inf (no split earns any reward" in out
+    deck = "3456789TJQKA" * 4 + "2222BR"
+    code, out = run_main(["solve", deck, "--rules", "homework"])    # homework: no planes, fast
+    assert code == 0 and "fewest plays (A*): " in out
+    assert "(best score: searching 54 cards" in out
+    assert "power split and hints: skipped for 54 cards" in out and "\nhints:" not in out

@@ -32,3 +32,24 @@ def test_scale_is_checked(monkeypatch):
         config.scaled(1, 2, 3)
     monkeypatch.setenv("DDZLAB_SCALE", "full")
     assert config.scaled(1, 2, 3) == 3
+
+
+def test_machine_dependent_figures_stay_out_of_figures(tmp_path, monkeypatch):
+    monkeypatch.setattr(config, "MACHINE_FIGURES_DIR", tmp_path / "machine")
+    monkeypatch.setattr(config, "FIGURES_DIR", tmp_path / "figures")
+    monkeypatch.setenv("DDZLAB_SCALE", "quick")
+    path = config.savefig(_figure(1), "t.png", machine=True)
+    assert path == tmp_path / "machine" / "t.png" and path.exists()
+    assert not (tmp_path / "figures").exists()
+
+
+def test_readme_lists_every_committed_figure():
+    readme = (config.ROOT / "README.md").read_text()
+    missing = [p.name for p in sorted(config.FIGURES_DIR.glob("*.png")) if p.name not in readme]
+    assert not missing, f"figures the README does not list: {missing}"
+
+
+def test_machine_figures_are_git_ignored():
+    ignored = (config.ROOT / ".gitignore").read_text().split()
+    rel = config.MACHINE_FIGURES_DIR.relative_to(config.ROOT).parts[0] + "/"
+    assert rel in ignored and "data/models/" in ignored

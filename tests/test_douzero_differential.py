@@ -1,7 +1,8 @@
 """Differential test: ddzlab's standard legal moves equal DouZero's (REFERENCE.md §1).
 
 The oracle is DouZero 1.1.0's `MovesGener` filtered by its own `move_detector`; the test
-needs the `peers` extra (`pip install --no-deps douzero==1.1.0`), which CI installs.
+needs `pip install --no-deps douzero==1.1.0` (``make setup`` and environment.yml install it).
+Without it the tests fail in CI and are skipped elsewhere (`peers.require_peer`).
 """
 import numpy as np
 import pytest
@@ -10,9 +11,12 @@ from conftest import random_hand
 from ddzlab.cards import Hand
 from ddzlab.moves import legal_moves
 from ddzlab.rules import STANDARD, Kind
-from peers import douzero_following, douzero_leading, to_douzero
+from peers import DOUZERO_INSTALL, douzero_following, douzero_leading, require_peer, to_douzero
 
-pytest.importorskip("douzero.env.move_generator")
+
+@pytest.fixture(autouse=True, scope="module")
+def _douzero():
+    require_peer("douzero.env.move_generator", DOUZERO_INSTALL)
 
 CRAFTED = [
     "33344455566678BR22",      # planes, B+R kickers

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ddzlab.cards import Hand, bits_contain
+from ddzlab.cards import Hand
 from ddzlab.deals import Deal, generate_deals
 from ddzlab.errors import (CardError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                            RulesError)
@@ -56,6 +56,21 @@ def state(g: Game) -> tuple:
             tuple(g.legal_bids()), g.scores)
 
 
+def full_state(g: Game) -> tuple:
+    """`state` plus what a rejected action must not touch either: the undo stack and the
+    redeal generator's state."""
+    return state(g) + (tuple(g._undo), repr(g._rng.bit_generator.state))
+
+
+def spring_from_history(g: Game) -> bool:
+    """春天 / anti-spring recomputed from the move history (not from `Game.spring`)."""
+    lord = g.landlord
+    plays = [seat for seat, m in g.history if not m.is_pass]
+    if g.winner == lord:
+        return all(seat == lord for seat in plays)
+    return plays.count(lord) == 1
+
+
 # -- property tests --------------------------------------------------------------------
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(MODES))
@@ -71,13 +86,20 @@ def test_random_game_ends_with_zero_sum_scores(seed, mode):
     assert sum(game.hands) + sum(game.played) == sum(start) or mode == "bidding"
     assert sum(game.hands) + sum(game.played) == sum(game.deal.hands) + game.deal.kitty
     assert game.legal_moves() == [] and game.to_act is None
-    mult = game.multiplier
-    assert mult == (1 << game.bombs) * (2 if game.spring else 1)
+    bombs = sum(1 for _, m in game.history if m.kind in (Kind.BOMB, Kind.ROCKET))
+    assert game.winner == game.history[-1][0] and not game.history[-1][1].is_pass
     if game.players == 3:
         lord = game.landlord
-        assert game.scores[lord] == (2 if game.landlord_won else -2) * game.bid * mult
+        spring = spring_from_history(game)
+        assert game.spring == spring
+        mult = (1 << bombs) * (2 if spring else 1)
+        assert game.multiplier == mult
+        won = game.winner == lord
+        assert game.landlord_won == won
+        assert game.scores[lord] == (2 if won else -2) * game.bid * mult
+        assert all(game.scores[s] == (-1 if won else 1) * game.bid * mult for s in range(3) if s != lord)
     else:
-        assert game.scores[game.winner] == 1 << game.bombs
+        assert game.scores[game.winner] == 1 << bombs
 
 
 @settings(max_examples=60, deadline=None)
@@ -137,7 +159,7 @@ def test_state_is_unchanged_after_rejected_actions(seed, mode):
     seen_kinds = set()
     while not game.is_over:
         if game.phase is Phase.BIDDING:
-            before = state(game)
+            before = full_state(game)
             with pytest.raises(OutOfTurnError):
                 game.play("3")
             with pytest.raises(IllegalMoveError):
@@ -145,16 +167,18 @@ def test_state_is_unchanged_after_rejected_actions(seed, mode):
             if game.bid:
                 with pytest.raises(IllegalMoveError):
                     game.make_bid(game.bid)
-            assert state(game) == before
+            with pytest.raises(IllegalMoveError):
+                game.make_bid(-1)
+            assert full_state(game) == before
         else:
             for action, error in _rejections(game):
-                before = state(game)
+                before = full_state(game)
                 with pytest.raises(error) as info:
                     action()
                 assert str(info.value)
                 assert type(info.value) is error or error is IllegalMoveError
                 seen_kinds.add(error)
-                assert state(game) == before
+                assert full_state(game) == before
         random_step(game, rng)
     with pytest.raises(OutOfTurnError, match="over"):
         game.play("3")
@@ -211,14 +235,46 @@ def test_observations_hide_other_hands(seed):
             assert obs.cards_left == tuple(game.sizes)
             assert obs.history == tuple(game.history)
             assert (obs.legal_moves != ()) == (seat == game.to_act and game.phase is Phase.PLAY)
-            unseen = obs.unseen.bits
-            others = sum(game.hands[s] for s in range(3) if s != seat)
+            unseen = obs.unseen.counts
+            others = Hand.from_bits(sum(game.hands[s] for s in range(3) if s != seat)).counts
             if game.landlord is None:
-                others += game.deal.kitty                # still face down
-            assert bits_contain(others, unseen)          # only other seats' cards are unseen
+                others = Hand.from_bits(game.deal.kitty + sum(game.deal.hands) - game.hands[seat]).counts
+                assert unseen == others                  # the kitty is still face down
+            elif seat == game.landlord:
+                assert unseen == others                  # the landlord sees only its own cards
+            else:
+                # a farmer knows the kitty cards: of each rank, those the landlord cannot
+                # have played yet (it played `played` cards of that rank) are not unseen
+                kitty = Hand.from_bits(game.deal.kitty).counts
+                played = Hand.from_bits(game.played[game.landlord]).counts
+                shown = [max(0, k - p) for k, p in zip(kitty, played)]
+                assert unseen == tuple(o - k for o, k in zip(others, shown))
             if game.landlord is not None:
                 assert obs.kitty.bits == game.deal.kitty and obs.role == game.role(seat)
         random_step(game, rng)
+
+
+def test_unseen_cards_for_each_seat_by_hand() -> None:
+    """`Observation.unseen` on a hand-made deal, written out card by card."""
+    kitty = Hand("2BR")
+    deal = Deal((Hand("33334444555566667").bits, Hand("7778888999TTTTJJ9").bits,
+                 Hand("JJQQQQKKKKAAAA222").bits), kitty.bits)
+    game = Game(deal, seed=0, first_bidder=1)
+    # bidding: everything but one's own 17 cards is unseen, the kitty included
+    assert game.observation(1).unseen == Hand("33334444555566667JJQQQQKKKKAAAA2222BR")
+    game.make_bid(0), game.make_bid(0), game.make_bid(1)     # seat 0 takes the kitty
+    assert game.role(1) == "down" and game.role(2) == "up"
+    for text in ("3", "7", "2", "R", "pass", "pass"):
+        game.play(text)
+    # seat 0 holds 3334444555566667 2B; seat 1 777888899 9TTTTJJ less a 7; seat 2 less a 2
+    assert game.observation(0).unseen == Hand("778888999TTTTJJ9" "JJQQQQKKKKAAAA22")
+    # farmers saw the kitty 2BR: the landlord played the R, so it still holds the 2 and the B
+    assert game.observation(1).unseen == Hand("3334444555566667" "JJQQQQKKKKAAAA22")
+    assert game.observation(2).unseen == Hand("3334444555566667" "778888999TTTTJJ9")
+    game.play("2")      # the landlord leads its 2: the farmers know it held one 2 (the kitty's)
+    assert game.observation(1).unseen == Hand("3334444555566667" "JJQQQQKKKKAAAA22")
+    assert game.observation(2).unseen == Hand("3334444555566667" "778888999TTTTJJ9")
+    assert game.observation(0).unseen == Hand("778888999TTTTJJ9" "JJQQQQKKKKAAAA22")
 
 
 # -- bidding ---------------------------------------------------------------------------
@@ -307,6 +363,7 @@ def test_spring_doubles_and_bombs_double():
     assert game.bombs == 1 and game.last_move is None and game.to_act == 0
     game.play("222233")
     assert game.is_over and game.winner == 0 and game.landlord_won and game.spring
+    assert spring_from_history(game)
     assert game.multiplier == 4 and game.scores == (8, -4, -4)
 
 
@@ -318,6 +375,7 @@ def test_anti_spring():
     for text in ("3", "B", "pass", "pass", "2222", "pass", "pass", "AAAKKKQQQJJJ"):
         game.play(text)
     assert game.is_over and game.winner == 1 and not game.landlord_won and game.spring
+    assert spring_from_history(game)
     assert game.multiplier == 4 and game.scores == (-8, 4, 4)
     assert game.history[-1][1].kind is Kind.TRIO_CHAIN
 
@@ -337,6 +395,7 @@ def test_no_spring_when_both_sides_play():
     game.play("pass")
     game.play("2222")
     assert game.is_over and not game.spring and game.multiplier == 4
+    assert not spring_from_history(game)
     assert game.scores == (8, -4, -4)
 
 

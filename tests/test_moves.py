@@ -145,6 +145,10 @@ def test_bad_input_raises_named_errors():
     with pytest.raises(RulesError, match="not a combination of the standard rules"):
         legal_moves(Hand("3456789"), STANDARD, detect("3579J", HOMEWORK))
     assert parse_move(" pass ") is PASS
+    with pytest.raises(IllegalCombinationError, match="no cards given"):
+        parse_move("   ")                       # empty text is not a pass
+    with pytest.raises(RulesError, match="mini deck"):
+        parse_move("3", MINI)
     assert find_move(legal_moves(Hand("3345")), "33") == detect("33")
 
 

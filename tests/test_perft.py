@@ -1,11 +1,13 @@
-"""Perft-style regression: legal-move counts recorded from the DouZero oracle (tests/data)."""
+"""Perft-style regression: legal-move counts recorded from DouZero (standard.perft) and from the
+independent oracle of tests/oracle.py (mini.perft, homework.perft); see tests/data/make_*.py."""
 from collections import Counter
 from pathlib import Path
 
+import pytest
 
 from ddzlab.cards import Hand
 from ddzlab.moves import detect, legal_moves
-from ddzlab.rules import STANDARD
+from ddzlab.rules import HOMEWORK, MINI, STANDARD
 
 LINES = [ln for ln in (Path(__file__).parent / "data" / "standard.perft").read_text().splitlines()
          if ln and not ln.startswith("#")]
@@ -21,4 +23,21 @@ def test_perft_file_counts():
             breakdown = Counter(m.kind.name for m in moves)
             mismatches.append(f"{hand_text} vs {beat_text}: {len(moves)} != {count}; by kind {dict(breakdown)}")
     assert len(LINES) == 300
+    assert not mismatches, "\n".join(mismatches[:10])
+
+
+@pytest.mark.parametrize("rules", [MINI, HOMEWORK], ids=lambda r: r.name)
+def test_oracle_perft_file_counts(rules):
+    """mini.perft / homework.perft: counts from the independent oracle (make_oracle_perft.py)."""
+    lines = [ln for ln in (Path(__file__).parent / "data" / f"{rules.name}.perft").read_text().splitlines()
+             if ln and not ln.startswith("#")]
+    mismatches, follows = [], 0
+    for line in lines:
+        hand_text, beat_text, count = (part.strip() for part in line.split("|"))
+        to_beat = None if beat_text == "-" else detect(beat_text, rules)
+        follows += to_beat is not None
+        moves = legal_moves(Hand(hand_text), rules, to_beat)
+        if len(moves) != int(count):
+            mismatches.append(f"{hand_text} vs {beat_text}: {len(moves)} != {count}")
+    assert len(lines) == 200 and follows == 100
     assert not mismatches, "\n".join(mismatches[:10])

@@ -1,22 +1,26 @@
 """The agent protocol, the registry of agents by name, and the loop that plays a game.
 
 An agent is anything with ``bid(obs) -> int`` and ``play(obs) -> Move`` (plus an optional
-``name``). It sees only the `Observation` of its own seat. Agents are registered by name
+``name``). It sees only the `Observation` of its own seat. An agent may also explain its
+decisions (optional, see `Evaluating`): after each ``bid`` or ``play`` it sets ``last_eval``
+to a small JSON-friendly dict of the values it decided on; game records
+(`ddzlab.records`) and the widgets show it, and agents without it work unchanged. Agents are registered by name
 so the CLI and the arena can build them from a short spec::
 
     make_agent("random", seed=3)          # by name
     make_agent("random:seed=3")           # the same, as one string (CLI-friendly)
 
-Other modules of `ddzlab.agents` register themselves with ``@register_agent("name")``;
-an unknown name triggers one import of every module in the package, so a new agent only
-has to live in its own module.
+Other modules of `ddzlab.agents` register themselves with ``@register_agent("name")``
+(trainers for ``ddzlab train NAME`` with ``@register_trainer``); an unknown name triggers one
+import of every module in the package, so a new agent only has to live in its own module.
+Only this package is searched: every agent and trainer lives in `ddzlab.agents`.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
 import pkgutil
-from typing import Any, Callable, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
 
 from ..errors import DdzError
 from ..game import Game, Observation, Phase
@@ -34,6 +38,27 @@ class Agent(Protocol):
     def play(self, obs: Observation) -> Move:
         """One of ``obs.legal_moves``."""
         ...
+
+
+@runtime_checkable
+class Evaluating(Protocol):
+    """Optional part of the protocol: an agent that says how it valued its last decision.
+
+    Right after ``bid(obs)`` or ``play(obs)`` returns, ``last_eval`` holds that decision's
+    evaluation as a dict of JSON-friendly values (str keys; numbers, strings, lists or
+    dicts), e.g. ``{"q": 31, "top": {"3334": 31, "5": 12}}`` or ``{"score": 0.8}``; None
+    when the agent has nothing to say about that call. The agent must reset it on every
+    call it does not evaluate, so a value never describes an older decision. Read it with
+    `last_evaluation`.
+    """
+
+    last_eval: Optional[dict]
+
+
+def last_evaluation(agent: Any) -> Optional[dict]:
+    """The agent's evaluation of its last decision (`Evaluating`), or None if it has none."""
+    value = getattr(agent, "last_eval", None)
+    return dict(value) if isinstance(value, dict) else None
 
 
 class AgentError(DdzError):
@@ -81,12 +106,11 @@ def _discover() -> None:
     pkg = importlib.import_module("ddzlab.agents")
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(f"ddzlab.agents.{info.name}")
-    for module in EXTRA_AGENT_MODULES:
-        importlib.import_module(module)
 
 
-#: modules outside `ddzlab.agents` that register agents or trainers (imported on first lookup)
-EXTRA_AGENT_MODULES = ("ddzlab.bidding.agents", "ddzlab.bidding.train")
+#: the play agent other tools use when none is named (simulation labels, the card play of
+#: ``threshold_bidder``): the strongest fast registered agent
+DEFAULT_PLAY_AGENT = "greedy"
 
 
 def available_agents() -> list[str]:
@@ -161,7 +185,9 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
     """Drive ``game`` to its end, asking ``agents[seat]`` for each bid and move.
 
     An agent's illegal answer raises (the game is unchanged). More than ``max_redeals``
-    all-pass auctions in a row raise `AgentError` (agents that never bid).
+    all-pass auctions in a row raise `AgentError` (agents that never bid). An agent that
+    defines ``see_all_hands(game)`` (a cheater, e.g. ``mcts_cheat``) is shown the true
+    game before each of its moves; other agents see only their `Observation`.
     """
     if len(agents) != game.players:
         raise AgentError(f"{len(agents)} agents for a {game.players}-player game")
@@ -174,10 +200,14 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
     play = game.play
     while game.phase is Phase.PLAY:
         seat = game.to_act
-        play(agents[seat].play(observe(seat)), seat)
+        agent = agents[seat]
+        cheat = getattr(agent, "see_all_hands", None)
+        if cheat is not None:      # a cheating agent (the upper bound of a study) sees all hands
+            cheat(game)
+        play(agent.play(observe(seat)), seat)
     return game
 
 
-__all__ = ["Agent", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
+__all__ = ["Agent", "Evaluating", "last_evaluation", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
            "register_trainer", "available_trainers",
-           "parse_spec", "agent_name", "play_game"]
+           "parse_spec", "agent_name", "play_game", "DEFAULT_PLAY_AGENT"]

@@ -6,8 +6,13 @@ never beats its own partner (unless that empties its hand), and it spends a bomb
 rocket only when the player it answers is down to ``bomb_when`` cards or fewer, or when
 the bomb empties its hand. Bidding is `SmallestAgent`'s (pass, unless everyone else
 passed), so it is a play agent, meant for duels and for simulation labels.
+
+It explains its plays (`ddzlab.agents.base.Evaluating`): ``last_eval`` holds the chosen
+play's Q and the three best-Q legal plays, ``{"q": 7, "top": {"34567": 7, "3": 4, ...}}``.
 """
 from __future__ import annotations
+
+from typing import Optional, Sequence
 
 from ..analysis.greedy import q_value
 from ..game import Observation
@@ -21,24 +26,51 @@ class GreedyAgent(SmallestAgent):
     """Greedy-split play (see module docstring); deterministic."""
 
     name = "greedy"
+    last_eval = None
 
     def __init__(self, bomb_when: int = 4) -> None:
         self.bomb_when = bomb_when
 
+    def bid(self, obs: Observation) -> int:
+        self.last_eval = None
+        return super().bid(obs)
+
     def play(self, obs: Observation) -> Move:
+        partner = (obs.last_move is not None and obs.landlord is not None
+                   and obs.seat != obs.landlord and obs.last_seat != obs.landlord)
+        threat = obs.last_move is not None and obs.cards_left[obs.last_seat] <= self.bomb_when
         hand = obs.hand.bits
-        moves = [m for m in obs.legal_moves if not m.is_pass]
-        finishing = [m for m in moves if m.cards == hand]
-        if finishing:
-            return finishing[0]
-        if obs.last_move is not None:
-            partner = (obs.landlord is not None and obs.seat != obs.landlord
-                       and obs.last_seat != obs.landlord)
-            threat = obs.cards_left[obs.last_seat] <= self.bomb_when
-            if partner:
-                moves = []
-            elif not threat:
-                moves = [m for m in moves if not m.is_bomb]
-        if not moves:
-            return obs.legal_moves[-1]          # pass (only reachable when following)
-        return max(moves, key=lambda m: q_value(hand, m))
+        move = greedy_choice(hand, obs.legal_moves, obs.last_move is not None, partner, threat)
+        self.last_eval = greedy_eval(hand, obs.legal_moves, move)
+        return move
+
+
+def greedy_eval(hand: int, legal: Sequence[Move], move: Move) -> Optional[dict]:
+    """The greedy agent's explanation of ``move`` (`ddzlab.agents.base.Evaluating`): its
+    Q and the three best-Q legal plays; ``{"finishes": True}`` when it empties the hand;
+    None for a pass."""
+    if move.is_pass:
+        return None
+    if move.cards == hand:
+        return {"finishes": True}
+    scored = sorted(((q_value(hand, m), m) for m in legal if not m.is_pass), key=lambda qm: -qm[0])
+    return {"q": q_value(hand, move), "top": {str(m): q for q, m in scored[:3]}}
+
+
+def greedy_choice(hand: int, legal: Sequence[Move], following: bool, partner: bool,
+                  threat: bool) -> Move:
+    """`GreedyAgent`'s choice among ``legal`` for packed ``hand``: ``partner`` when the move
+    to beat is the partner's, ``threat`` when its player may go out soon (bombs allowed).
+    Also the greedy rollout policy of `ddzlab.agents.mcts`, which has no `Observation`."""
+    moves = [m for m in legal if not m.is_pass]
+    for m in moves:
+        if m.cards == hand:
+            return m
+    if following:
+        if partner:
+            moves = []
+        elif not threat:
+            moves = [m for m in moves if not m.is_bomb]
+    if not moves:
+        return legal[-1]          # pass (only reachable when following)
+    return max(moves, key=lambda m: q_value(hand, m))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Union
 
-from ..cards import GUARD_BITS, N_RANKS, Hand, unpack
+from ..cards import GUARD_BITS, Hand, unpack
 from ..moves import Move, generator, legal_moves
 from ..rules import KIND_SHAPE, STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits, moves_text
@@ -35,14 +35,42 @@ POWER_UNIT = -100.0       # power per unit of badness
 FACE_2 = 15               # face value of a 2 (3..A = 3..14, B = 16, R = 17)
 
 
+@dataclass(frozen=True)
+class PowerConstants:
+    """The seed's weights behind `move_power`, in one place so they can be tuned.
+
+    The power of a play is ``one_hand + unit * bad``. Its badness ``bad`` is, by the width
+    of its main part: ``base + slope * (15 - middle face) + chain * length`` (chains of
+    solos count from 5 links, of pairs from 3, of trios from 2; each kicker group of a
+    trio takes ``kicker``); a bomb is ``bomb + bomb_slope * (15 - face)`` (a bomb of 2s
+    ``bomb_2``); four-with-kickers ``four_two``; the rocket ``rocket``. The defaults are
+    the seed's values (frozen, hashable: the per-kind cache keys on them).
+    """
+    one_hand: float = ONE_HAND_POWER
+    unit: float = POWER_UNIT
+    solo: tuple[float, float] = (0.435, 0.0151)     # (base, slope)
+    pair: tuple[float, float] = (0.437, 0.015)
+    trio: tuple[float, float] = (0.433, 0.02)
+    chain: float = 0.02
+    kicker: float = 0.01
+    bomb: tuple[float, float] = (-6.0, 0.175)
+    bomb_2: float = -4.65
+    four_two: float = -4.5
+    rocket: float = -8.0
+
+
+SEED_POWER = PowerConstants()
+
+
 def _face(rank: int) -> int:
     return rank + 3
 
 
 @lru_cache(maxsize=None)
-def _move_power(kind: Kind, rank: int, length: int, groups: int) -> float:
+def _move_power(kind: Kind, rank: int, length: int, groups: int,
+                k: PowerConstants = SEED_POWER) -> float:
     if kind == Kind.ROCKET:
-        bad = -8.0
+        bad = k.rocket
     else:
         width, step = KIND_SHAPE[kind]
         low = _face(rank)
@@ -50,20 +78,20 @@ def _move_power(kind: Kind, rank: int, length: int, groups: int) -> float:
         serial = length
         if width == 4:
             if groups:
-                bad = -1.5 * 3.0 + 0.003 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.002 \
+                bad = k.four_two + 0.003 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.002 \
                     - groups * 0.002
             elif low == FACE_2:
-                bad = -1.5 * 3.1
+                bad = k.bomb_2
             else:
-                bad = -1.5 * 4.0 + 0.175 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.002
+                bad = k.bomb[0] + k.bomb[1] * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.002
         elif width == 3:
-            bad = 0.433 + 0.02 * (FACE_2 - top) + (serial if serial > 1 else 0) * 0.02 \
-                - groups * 0.01
+            bad = k.trio[0] + k.trio[1] * (FACE_2 - top) + (serial if serial > 1 else 0) * k.chain \
+                - groups * k.kicker
         elif width == 2:
-            bad = 0.437 + 0.015 * (FACE_2 - top) + (serial if serial > 2 else 0) * 0.02
+            bad = k.pair[0] + k.pair[1] * (FACE_2 - top) + (serial if serial > 2 else 0) * k.chain
         else:
-            bad = 0.435 + 0.0151 * (FACE_2 - top) + (serial if serial > 4 else 0) * 0.02
-    return ONE_HAND_POWER + POWER_UNIT * bad
+            bad = k.solo[0] + k.solo[1] * (FACE_2 - top) + (serial if serial > 4 else 0) * k.chain
+    return k.one_hand + k.unit * bad
 
 
 def _groups(move: Move) -> int:
@@ -76,15 +104,15 @@ def _groups(move: Move) -> int:
                                         Kind.QUAD_CHAIN_PAIR) else cards
 
 
-def move_power(move: Move) -> float:
-    """The seed's power of one play (higher is better; pass is 0).
+def move_power(move: Move, constants: PowerConstants = SEED_POWER) -> float:
+    """The seed's power of one play (higher is better; pass is 0), under ``constants``.
 
     >>> round(move_power(Move(Kind.SOLO, 0, 1, 1)), 2), round(move_power(Move(Kind.ROCKET, 13, 1, 0)), 2)
     (-210.87, 650.0)
     """
     if move.kind == Kind.PASS:
         return 0.0
-    return _move_power(move.kind, move.rank, move.length, _groups(move))
+    return _move_power(move.kind, move.rank, move.length, _groups(move), constants)
 
 
 @dataclass
@@ -100,56 +128,77 @@ class PowerResult:
 
 
 class PowerSolver:
-    """Memoised hand power for the sub-hands of one hand."""
+    """Memoised hand power for the sub-hands of one hand (``bits``), under ``constants``.
 
-    def __init__(self, bits: int, rules: Rules) -> None:
+    ``memo`` maps the sub-hands searched so far to their power; `split` rebuilds the best
+    split from it (the first play, in generation order, that reaches the power).
+    """
+
+    def __init__(self, bits: int, rules: Rules, constants: PowerConstants = SEED_POWER) -> None:
+        self.bits = bits
         by_low: dict[int, list[tuple[int, float, Move]]] = {}
         for m in generator(rules).collect(unpack(bits)):
-            low = next(r for r in range(N_RANKS) if (m.cards >> (4 * r)) & 15)
-            by_low.setdefault(low, []).append((m.cards, move_power(m), m))
+            c = m.cards
+            low = ((c & -c).bit_length() - 1) >> 2          # lowest rank the play holds
+            by_low.setdefault(low, []).append((c, move_power(m, constants), m))
         self.by_low = by_low
-        self.memo: dict[int, tuple[float, Optional[Move]]] = {0: (0.0, None)}
+        self.memo: dict[int, float] = {0: 0.0}
+        self.power = self._searcher()
 
-    def power(self, bits: int) -> float:
-        got = self.memo.get(bits)
-        if got is not None:
-            return got[0]
-        low = 0
-        while not (bits >> (4 * low)) & 15:
-            low += 1
-        big = bits | GUARD_BITS  # the SWAR containment test of ddzlab.cards.bits_contain
-        best, arg = -1e18, None
-        for cards, pw, m in self.by_low.get(low, ()):
-            if (big - cards) & GUARD_BITS == GUARD_BITS:
-                v = pw + self.power(bits - cards)
-                if v > best:
-                    best, arg = v, m
-        self.memo[bits] = (best, arg)
-        return best
+    def _searcher(self):
+        """The recursive search as a closure over local tables (the hot loop of the agent
+        that plays by hand power: no attribute look-ups inside)."""
+        memo = self.memo
+        plays = {low: [(c, pw) for c, pw, _ in row] for low, row in self.by_low.items()}
+        guard = GUARD_BITS    # the SWAR containment test of ddzlab.cards.bits_contain
+        get = memo.get
+
+        def power(bits: int) -> float:
+            """The power of the sub-hand ``bits`` (packed)."""
+            got = get(bits)
+            if got is not None:
+                return got
+            big = bits | guard
+            best = -1e18
+            for cards, pw in plays[((bits & -bits).bit_length() - 1) >> 2]:
+                if (big - cards) & guard == guard:
+                    v = pw + power(bits - cards)
+                    if v > best:
+                        best = v
+            memo[bits] = best
+            return best
+        return power
 
     def split(self, bits: int) -> list[Move]:
-        self.power(bits)
-        out = []
+        """The best split of the sub-hand ``bits``."""
+        power, out = self.power, []
         while bits:
-            m = self.memo[bits][1]
+            target = power(bits)
+            big = bits | GUARD_BITS
+            low = ((bits & -bits).bit_length() - 1) >> 2
+            for cards, pw, m in self.by_low[low]:
+                if (big - cards) & GUARD_BITS == GUARD_BITS and pw + power(bits - cards) == target:
+                    break
             out.append(m)
-            bits -= m.cards
+            bits -= cards
         return out
 
 
-def hand_power(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD) -> PowerResult:
+def hand_power(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
+               constants: PowerConstants = SEED_POWER) -> PowerResult:
     """The power of ``hand`` (the seed's p(cards)) and its best split; computed cold."""
     rules = get_rules(rules)
     bits = hand_bits(hand, rules)
     t0 = time.perf_counter()
-    solver = PowerSolver(bits, rules)
+    solver = PowerSolver(bits, rules, constants)
     p = solver.power(bits)
     moves = solver.split(bits)
     return PowerResult(p, moves, len(solver.memo), time.perf_counter() - t0)
 
 
 def hints(hand: Union[Hand, str], to_beat: Optional[Move] = None,
-          rules: Union[Rules, str] = STANDARD) -> list[tuple[Move, float]]:
+          rules: Union[Rules, str] = STANDARD,
+          constants: PowerConstants = SEED_POWER) -> list[tuple[Move, float]]:
     """Legal plays (no pass), best first by the power of the cards left after them.
 
     Returns (play, power of what remains). Raises `RulesError` if the hand or the play
@@ -159,14 +208,15 @@ def hints(hand: Union[Hand, str], to_beat: Optional[Move] = None,
     bits = hand_bits(hand, rules)
     if to_beat is not None:
         check_move(to_beat, rules, "move to beat")
-    solver = PowerSolver(bits, rules)
+    solver = PowerSolver(bits, rules, constants)
     out = []
     for m in legal_moves(Hand.from_bits(bits), rules, to_beat):
         if m.kind == Kind.PASS:
             continue
         out.append((m, solver.power(bits - m.cards)))
-    out.sort(key=lambda x: (-x[1], move_power(x[0]), x[0].rank, x[0].size))
+    out.sort(key=lambda x: (-x[1], move_power(x[0], constants), x[0].rank, x[0].size))
     return out
 
 
-__all__ = ["move_power", "hand_power", "hints", "PowerResult", "PowerSolver"]
+__all__ = ["move_power", "hand_power", "hints", "PowerResult", "PowerSolver", "PowerConstants",
+           "SEED_POWER"]

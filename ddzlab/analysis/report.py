@@ -1,8 +1,15 @@
-"""`solve_report`: the text `ddzlab solve` prints for one hand."""
+"""`solve_report`: the text `ddzlab solve` prints for one hand.
+
+Every part finishes within seconds on any hand up to 54 cards, or is skipped with a note
+that says so up front: fewest plays (A*) and the greedy split are fast on any hand, the
+best score (DFS) takes up to a few seconds on 40–45 cards, and the exact hand-power split
+(and the hints built on it) grows exponentially with the hand — about 0.2 s on 32 cards,
+5 s on 36, minutes beyond — so it runs only up to `POWER_MAX_CARDS`.
+"""
 from __future__ import annotations
 
 import math
-from typing import Union
+from typing import Iterator, Union
 
 from ..cards import Hand
 from ..rules import STANDARD, Rules, get_rules
@@ -13,37 +20,69 @@ from .greedy import greedy_q
 from .power import hand_power, hints
 
 
-def _fmt_score(x: float) -> str:
-    return "+inf" if x == math.inf else "-inf" if x == -math.inf else f"{x:.4f}"
+#: the largest hand whose hand power and hints `solve_report` computes (see module docstring)
+POWER_MAX_CARDS = 30
+#: above this many cards `solve_lines` announces the best-score search before running it
+SLOW_SCORE_CARDS = 36
+
+
+def _score_line(bs) -> str:
+    """The best homework score, with ddzlab's convention for the two infinite ends."""
+    if bs.score == math.inf:
+        why = (f"the whole hand is one play worth {bs.value}: ln {bs.value} / ln 1 is infinite, "
+               "which ddzlab ranks best")
+    elif bs.score == -math.inf:
+        why = "no split earns any reward (value 0): ln 0 is minus infinity, ranked worst"
+    else:
+        return f"{bs.score:.4f} = ln {bs.value} / ln {bs.steps}"
+    return f"{'+' if bs.score > 0 else '-'}inf ({why})"
+
+
+def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
+                n_hints: int = 5) -> Iterator[str]:
+    """The lines of `solve_report`, each yielded as soon as it is computed (so a slow part
+    is announced before it runs)."""
+    rules = get_rules(rules)
+    bits = hand_bits(hand, rules)
+    h = Hand.from_bits(bits)
+    yield f"hand {h} ({len(h)} cards, {rules.name} rules)"
+    if not bits:
+        yield "(empty hand: nothing to analyse)"
+        return
+    mp = min_plays(h, rules)
+    yield (f"fewest plays (A*): {mp.plays}  {moves_text(mp.moves)}"
+           f"  [{mp.expanded} states expanded, {mp.seconds * 1e3:.1f} ms]")
+    g = greedy_q(h, rules)
+    yield f"greedy Q(S,a) best: {g.best} (Q = {g.max_q})"
+    if len(h) > SLOW_SCORE_CARDS:
+        yield (f"(best score: searching {len(h)} cards; hands over {SLOW_SCORE_CARDS} cards "
+               "can take from a second to a minute: the exact search tries every split into chains "
+               "and planes)")
+    bs = best_score(h, rules)
+    yield f"best score (DFS): {_score_line(bs)}  {moves_text(bs.moves)}  [{bs.seconds * 1e3:.1f} ms]"
+    if len(h) > POWER_MAX_CARDS:
+        yield (f"power split and hints: skipped for {len(h)} cards (the exact power search grows "
+               f"exponentially with the hand: seconds at 36 cards, minutes beyond; computed up to "
+               f"{POWER_MAX_CARDS} cards)")
+        return
+    hp = hand_power(h, rules)
+    yield (f"power split: {hp.power:.1f} in {len(hp.moves)} plays  {moves_text(hp.moves)}"
+           "  (seed 003's hand power: -150 per play plus each play's own weight; "
+           "higher is stronger, most hands score below 0)")
+    hs = hints(h, None, rules)[:n_hints]
+    yield ("hints: " + ", ".join(f"{m} ({p:.0f})" for m, p in hs)
+           + "  (best first; in brackets the power of the cards left after the play)")
 
 
 def solve_report(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
                  n_hints: int = 5) -> str:
-    """Fewest plays, best homework score, power split, greedy Q and hints for one hand.
+    """Fewest plays, greedy Q, best homework score, power split and hints for one hand.
 
     >>> print(solve_report("3334445BR"))          # doctest: +ELLIPSIS
     hand 3334445BR (9 cards, standard rules)
     fewest plays (A*): 2 ...
     """
-    rules = get_rules(rules)
-    bits = hand_bits(hand, rules)
-    h = Hand.from_bits(bits)
-    lines = [f"hand {h} ({len(h)} cards, {rules.name} rules)"]
-    if not bits:
-        return lines[0] + "\n(empty hand: nothing to analyse)"
-    mp = min_plays(h, rules)
-    lines.append(f"fewest plays (A*): {mp.plays}  {moves_text(mp.moves)}"
-                 f"  [{mp.expanded} states expanded, {mp.seconds * 1e3:.1f} ms]")
-    bs = best_score(h, rules)
-    lines.append(f"best score (DFS): {_fmt_score(bs.score)} = ln {bs.value} / ln {bs.steps}  "
-                 f"{moves_text(bs.moves)}  [{bs.seconds * 1e3:.1f} ms]")
-    hp = hand_power(h, rules)
-    lines.append(f"power split: {hp.power:.1f} in {len(hp.moves)} plays  {moves_text(hp.moves)}")
-    g = greedy_q(h, rules)
-    lines.append(f"greedy Q(S,a) best: {g.best} (Q = {g.max_q})")
-    hs = hints(h, None, rules)[:n_hints]
-    lines.append("hints: " + ", ".join(f"{m} ({p:.0f})" for m, p in hs))
-    return "\n".join(lines)
+    return "\n".join(solve_lines(hand, rules, n_hints))
 
 
-__all__ = ["solve_report"]
+__all__ = ["solve_report", "solve_lines", "POWER_MAX_CARDS", "SLOW_SCORE_CARDS"]

@@ -17,6 +17,7 @@ hyper-parameters on those folds and reports the best mean ± std, as the du-guai
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence, Union
 
@@ -34,7 +35,7 @@ from sklearn.svm import SVC, LinearSVC
 from ..errors import ModelFileError
 from .features import make_features
 
-__all__ = ["MODELS", "make_bidder", "default_grid", "cv_folds", "CVScore", "evaluate", "best_cv_score",
+__all__ = ["MODELS", "make_bidder", "seed_svm", "make_win_rate_model", "default_grid", "cv_folds", "CVScore", "evaluate", "best_cv_score",
            "grid_search", "nested_cv", "feature_names", "feature_frame", "save_bidder",
            "load_bidder", "FORMAT_TAG", "FORMAT_VERSION"]
 
@@ -70,6 +71,27 @@ def make_bidder(model: str = "linear_svc", features: Union[str, Sequence] = "see
         clf.set_params(**clf_params)
     return Pipeline([("features", make_features(features)), ("scale", StandardScaler()),
                      ("clf", clf)])
+
+
+@lru_cache(maxsize=1)
+def seed_svm(C: float = 0.01) -> Pipeline:
+    """The du-guai seed's bidder (three features, z-scored LinearSVC) fitted on call.csv
+    (cached: fitted once per process)."""
+    from .data import load_calls
+    df = load_calls()
+    return make_bidder("linear_svc", "seed", C=C).fit(df, df.label)
+
+
+def make_win_rate_model(features: Union[str, Sequence] = "shape", random_state: int = 0) -> Pipeline:
+    """A regressor Pipeline (features → z-score → gradient boosting) for simulated win rates.
+
+    Plain (single-threaded) gradient boosting: a bidder scores one hand at a time, where the
+    OpenMP histogram version spends more time starting threads than predicting."""
+    from sklearn.ensemble import GradientBoostingRegressor
+    return Pipeline([("features", make_features(features)), ("scale", StandardScaler()),
+                     ("clf", GradientBoostingRegressor(max_depth=3, learning_rate=0.05,
+                                                      n_estimators=200, subsample=0.8,
+                                                      random_state=random_state))])
 
 
 def default_grid(model: str, size: str = "quick") -> dict[str, list]:

@@ -3,17 +3,19 @@
     ddzlab train bidder                                   # RBF SVC on the compact features
     ddzlab train bidder --model linear_svc --features seed --grid full --out my.joblib
 
-The saved file loads with `load_bidder` and plugs into `ThresholdBidder(path)`.
+The saved file loads with `ddzlab.bidding.load_bidder` and plugs into
+`ThresholdBidder(path)` (`ddzlab.agents.threshold_bidder`), whose module this trainer serves.
 """
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from ..agents.base import register_trainer
+from ..bidding.data import load_calls
+from ..bidding.features import FEATURE_SETS
+from ..bidding.models import MODELS, best_cv_score, default_grid, grid_search, make_bidder, save_bidder
 from ..config import MODELS_DIR
-from .data import load_calls
-from .features import FEATURE_SETS
-from .models import MODELS, best_cv_score, default_grid, grid_search, make_bidder, save_bidder
+from .base import register_trainer
 
 
 @register_trainer("bidder")
@@ -23,12 +25,16 @@ def train_bidder(argv: list[str]) -> int:
     p.add_argument("--features", default="compact", choices=list(FEATURE_SETS))
     p.add_argument("--grid", default="quick", choices=["test", "quick", "full"])
     p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--out", default=None, help="model file (default data/models/bidder_MODEL_FEATURES.joblib)")
+    p.add_argument("--out", default=None, help="model file, or a folder to put it in "
+                   "(default data/models/bidder_MODEL_FEATURES.joblib)")
     args = p.parse_args(argv)
+    name = f"bidder_{args.model}_{args.features}.joblib"
+    out = Path(args.out) if args.out else MODELS_DIR / name
+    if out.is_dir():                     # decided before training, not after it
+        out = out / name
     gs = grid_search(make_bidder(args.model, args.features), load_calls(),
                      default_grid(args.model, args.grid), n_jobs=args.jobs)
     score = best_cv_score(gs, f"{args.model}/{args.features}")
-    out = args.out or MODELS_DIR / f"bidder_{args.model}_{args.features}.joblib"
     path = save_bidder(gs.best_estimator_, out, cv_mean=score.mean, cv_std=score.std,
                        params=dict(gs.best_params_))
     print(f"{score}  {gs.best_params_}\nsaved {path}")

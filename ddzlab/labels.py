@@ -1,4 +1,5 @@
-"""Simulation labels: how often a 17-card hand wins as landlord.
+"""Simulation labels: how often a 17-card hand wins as landlord (arena layer: it plays games
+with agents to label hands for the bidding models of `ddzlab.bidding`).
 
 For one hand, each simulated deal draws a random kitty (3 of the 37 unseen cards) and a
 random split of the other 34 between the two farmers, then plays the game in research mode
@@ -28,17 +29,17 @@ from typing import Any, Iterable, Iterator, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from ..agents import make_agent, play_game
-from ..cards import Hand, as_hand, shuffled
-from ..deals import Deal
-from ..game import Game
-from ..parallel import run_chunks
-from ..rules import STANDARD
-from .data import as_hands
+from .agents.base import DEFAULT_PLAY_AGENT, make_agent, play_game
+from .bidding.data import as_hands
+from .cards import Hand, as_hand, shuffled
+from .deals import Deal
+from .game import Game
+from .parallel import run_chunks
+from .rules import STANDARD
 
-#: the play agent used for labels: the strongest registered agent (``greedy``, du-guai's
+#: the play agent used for labels: `ddzlab.agents.DEFAULT_PLAY_AGENT` (``greedy``, du-guai's
 #: greedy split; WP 0.657 against ``smallest`` in the README's duel). Swap via ``agent=...``.
-DEFAULT_AGENT = "greedy"
+DEFAULT_AGENT = DEFAULT_PLAY_AGENT
 
 COLUMNS = ["cards", "n_deals", "wins", "win_rate", "mean_points", "agent", "seed"]
 

@@ -1,0 +1,395 @@
+"""Monte Carlo tree search with card guessing: determinized UCT, SO-ISMCTS and a cheater.
+
+The seat to act cannot see the other hands, so every search plays in *worlds*: full games
+sampled from its `Observation` by a `ddzlab.determinize` guesser.
+
+* `MCTSAgent` (``mcts``): determinized UCT (Whitehouse, Powley & Cowling 2011; REFERENCE
+  §8). It samples ``worlds`` deals, runs plain UCT in each with an equal share of the
+  iterations, and adds the root visits of every move over the worlds; the most visited
+  move is played.
+* `ISMCTSAgent` (``ismcts``): single-observer information-set MCTS. One tree whose nodes
+  are move sequences; every iteration samples a fresh world, descends only through moves
+  legal in it, and scores a child by UCB with its *availability* count instead of the
+  parent's visits.
+* `CheatingMCTSAgent` (``mcts_cheat``): UCT on the true deal, the upper bound of guessing.
+  An `Observation` holds no other hands, so the play loop (`ddzlab.agents.base.play_game`)
+  hands the true game to any agent that defines ``see_all_hands(game)`` right before
+  asking it to play. Only cheaters define it; the agent protocol is unchanged.
+
+Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bomb``):
+
+* ``guesser``: ``uniform``, ``bomb`` (the seed's "nobody splits a bomb"), ``policy``
+  (importance resampling under the greedy agent) or any `Guesser`;
+* ``moves`` (the tree's move filter): ``all``, or ``split``: the ``width`` legal moves
+  with the best greedy-split Q (`ddzlab.analysis.greedy.q_value`, the seed's pruning: it
+  also penalises breaking a bomb), plus every move that empties the hand, plus pass;
+* ``rollout``: ``random``; ``halfsolo`` (the seed's: with more than ``halfsolo_over``
+  legal moves, half the solos, chosen at random, are dropped first); ``greedy`` (the
+  greedy agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
+* budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
+  caps; both may be set). ``clock`` is the time source, replaceable in tests.
+
+A rollout's reward is 1 for every seat of the winning side, 0 for the others; each node
+keeps the reward of the seat that made its move. With one legal move the agent plays it
+without searching (``last_iterations`` is then 0).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, Optional, Union
+
+
+from ..analysis.greedy import q_value
+from ..deals import SeedLike, as_rng
+from ..determinize import BombGuesser, Guesser, PolicyGuesser, UniformGuesser, determinize
+from ..errors import DdzError
+from ..game import Game, Observation, Phase
+from ..moves import Move
+from ..rules import Kind
+from .base import register_agent
+from .greedy import GreedyAgent, greedy_choice
+from .smallest import SmallestAgent
+
+#: iterations per move by default: a move stays under 0.25 s on one core (benchmarks/bench_mcts.py)
+DEFAULT_ITERATIONS = 200
+
+
+class MCTSConfigError(DdzError):
+    """An unknown component name or an impossible budget."""
+
+
+# -- components -----------------------------------------------------------------------------
+def make_guesser(spec: Union[str, Guesser, None]) -> Guesser:
+    """A guesser from its name (``uniform``, ``bomb``, ``policy``) or as given."""
+    if spec is None or spec == "uniform":
+        return UniformGuesser()
+    if spec == "bomb":
+        return BombGuesser()
+    if spec == "policy":
+        return PolicyGuesser(GreedyAgent(), candidates=16)
+    if isinstance(spec, str):
+        raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb or policy")
+    return spec
+
+
+def split_filter(game: Game, legal: list[Move], width: int) -> list[Move]:
+    """The seed's pruning: the ``width`` best moves by greedy-split Q, every move that
+    empties the hand, and pass (kept last)."""
+    hand = game.hands[game.to_act]
+    plays = [m for m in legal if not m.is_pass]
+    if len(plays) <= width:
+        return legal
+    best = sorted(plays, key=lambda m: -q_value(hand, m))[:width]
+    keep = set(best)
+    out = [m for m in plays if m in keep or m.cards == hand]
+    if legal[-1].is_pass:
+        out.append(legal[-1])
+    return out
+
+
+def _following_facts(game: Game) -> tuple[bool, bool, bool]:
+    """(following, the move to beat is the partner's, its player holds ≤ 4 cards)."""
+    last = game.last_seat
+    if game.last_move is None:
+        return False, False, False
+    lord = game.landlord
+    s = game.to_act
+    partner = lord is not None and s != lord and last != lord
+    return True, partner, game.sizes[last] <= 4
+
+
+class Rollout:
+    """A rollout policy: ``choose(game, legal, rng) -> Move``."""
+
+    name = "random"
+
+    def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
+        return legal[int(rng.random() * len(legal))]
+
+
+class HalfSoloRollout(Rollout):
+    """The seed's rollout: with more than ``over`` legal moves, drop half of the solos."""
+
+    name = "halfsolo"
+
+    def __init__(self, over: int = 10) -> None:
+        self.over = over
+
+    def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
+        n = len(legal)
+        if n <= self.over:
+            return legal[int(rng.random() * n)]
+        solos = [m for m in legal if m.kind is Kind.SOLO]
+        k = len(solos)
+        if k < 2:
+            return legal[int(rng.random() * n)]
+        # dropping k // 2 random solos, then picking uniformly, gives each other move
+        # 1 / (n - k // 2) and each solo the rest equally: draw that directly
+        u = rng.random() * (n - k // 2)
+        if u < n - k:
+            others = [m for m in legal if m.kind is not Kind.SOLO]
+            return others[int(u)]
+        return solos[int(rng.random() * k)]
+
+
+class GreedyRollout(Rollout):
+    """The greedy agent's choice (`greedy_choice`), a random move with prob. ``epsilon``."""
+
+    name = "greedy"
+
+    def __init__(self, epsilon: float = 0.1) -> None:
+        self.epsilon = epsilon
+
+    def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
+        if rng.random() < self.epsilon:
+            return legal[int(rng.random() * len(legal))]
+        following, partner, threat = _following_facts(game)
+        return greedy_choice(game.hands[game.to_act], legal, following, partner, threat)
+
+
+def make_rollout(spec: Union[str, Rollout]) -> Rollout:
+    if isinstance(spec, Rollout):
+        return spec
+    table = {"random": Rollout, "halfsolo": HalfSoloRollout, "greedy": GreedyRollout}
+    if spec not in table:
+        raise MCTSConfigError(f"unknown rollout {spec!r}: {', '.join(table)}")
+    return table[spec]()
+
+
+def side_won(game: Game, seat: int) -> bool:
+    """Whether ``seat``'s side won the finished ``game``."""
+    w = game.winner
+    if game.landlord is None:
+        return w == seat
+    return (w == game.landlord) == (seat == game.landlord)
+
+
+# -- the tree -------------------------------------------------------------------------------
+class Node:
+    """One tree node: the move that led here, who made it, and its statistics."""
+
+    __slots__ = ("move", "parent", "seat", "children", "untried", "visits", "reward", "avail")
+
+    def __init__(self, move: Optional[Move], parent: Optional["Node"], seat: int) -> None:
+        self.move = move
+        self.parent = parent
+        self.seat = seat                  # the seat that played ``move``
+        self.children: dict[Move, Node] = {}
+        self.untried: Optional[list[Move]] = None
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+
+class _Search(SmallestAgent):
+    """What the MCTS agents share: components, budget, rollouts and the decision rule."""
+
+    name = "mcts"
+
+    def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
+                 seconds: Optional[float] = None, c: float = 0.7,
+                 guesser: Union[str, Guesser, None] = "uniform", moves: str = "all",
+                 width: int = 8, rollout: Union[str, Rollout] = "random",
+                 seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter) -> None:
+        if iterations is None and seconds is None:
+            raise MCTSConfigError("give a budget: iterations, seconds or both")
+        if iterations is not None and iterations < 1:
+            raise MCTSConfigError(f"iterations={iterations}: need at least 1")
+        if seconds is not None and seconds <= 0:
+            raise MCTSConfigError(f"seconds={seconds}: must be positive")
+        if moves not in ("all", "split"):
+            raise MCTSConfigError(f"unknown move filter {moves!r}: all or split")
+        self.iterations, self.seconds, self.c = iterations, seconds, c
+        self.guesser = make_guesser(guesser)
+        self.moves, self.width = moves, width
+        self.rollout = make_rollout(rollout)
+        self.rng = as_rng(seed)            # numpy: for the guessers
+        self.rand = random.Random(int(self.rng.integers(2**63)))   # fast draws in the tree
+        self.clock = clock
+        self.last_iterations = 0          # iterations spent on the last decision
+        self.last_simulations = 0         # rollout moves played on the last decision
+
+    # budget
+    def _budget(self, share: float = 1.0) -> Callable[[int], bool]:
+        """``more(done)``: whether another iteration fits the budget (``share`` of the
+        seconds from now on, when there is a time budget)."""
+        cap = self.iterations if self.iterations is not None else math.inf
+        if self.seconds is None:
+            return lambda done: done < cap
+        end = self.clock() + self.seconds * share
+        clock = self.clock
+        return lambda done: done < cap and clock() < end
+
+    def _legal(self, game: Game) -> list[Move]:
+        legal = game.legal_moves()
+        if self.moves == "split" and len(legal) > self.width:
+            return split_filter(game, legal, self.width)
+        return legal
+
+    def _rollout(self, game: Game) -> None:
+        choose, rng = self.rollout.choose, self.rand
+        n = 0
+        while game.phase is Phase.PLAY:
+            game.push(choose(game, game.legal_moves(), rng))
+            n += 1
+        self.last_simulations += n
+
+    @staticmethod
+    def _backprop(node: Optional[Node], game: Game) -> None:
+        while node is not None:
+            node.visits += 1
+            if node.parent is not None and side_won(game, node.seat):
+                node.reward += 1.0
+            node = node.parent
+
+    def play(self, obs: Observation) -> Move:
+        self.last_iterations = self.last_simulations = 0
+        legal = obs.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        stats = self._search(obs)
+        best, key = legal[-1], (-1, -1.0)
+        for m in legal:                   # most visits, then best mean; ties to legal order
+            v, r = stats.get(m, (0, 0.0))
+            k = (v, r / v if v else 0.0)
+            if k > key:
+                best, key = m, k
+        return best
+
+    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        raise NotImplementedError
+
+    # one UCT tree on a fixed world (determinized UCT and the cheater)
+    def _uct(self, world: Game, more: Callable[[int], bool], done: int) -> tuple[Node, int]:
+        root = Node(None, None, -1)
+        c = self.c
+        rng = self.rand
+        while more(done):
+            game = world.copy()
+            node = root
+            while True:                    # selection
+                if node.untried is None:
+                    node.untried = list(self._legal(game)) if game.phase is Phase.PLAY else []
+                if node.untried or not node.children:
+                    break
+                log_n = math.log(node.visits)
+                node = max(node.children.values(),
+                           key=lambda ch: ch.reward / ch.visits + c * math.sqrt(log_n / ch.visits))
+                game.push(node.move)
+            if node.untried:               # expansion
+                move = node.untried.pop(int(rng.random() * len(node.untried)))
+                seat = game.to_act
+                game.push(move)
+                child = node.children[move] = Node(move, node, seat)
+                node = child
+            self._rollout(game)
+            self._backprop(node, game)
+            done += 1
+        return root, done
+
+
+@register_agent("mcts")
+class MCTSAgent(_Search):
+    """Determinized UCT: ``worlds`` sampled deals, the iterations shared equally, root
+    visits added by move over the worlds (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(self, worlds: int = 8, **kwargs) -> None:
+        super().__init__(**kwargs)
+        if worlds < 1:
+            raise MCTSConfigError(f"worlds={worlds}: need at least one")
+        self.worlds = worlds
+
+    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        stats: dict[Move, list] = {}
+        done, cap, k = 0, self.iterations, self.worlds
+        start = self.clock()
+        for w in range(k):
+            world = determinize(obs, self.rng, self.guesser)
+            # this world's share: of the iterations, and of the seconds
+            share = cap * (w + 1) // k if cap is not None else math.inf
+            end = start + self.seconds * (w + 1) / k if self.seconds is not None else math.inf
+            clock = self.clock
+            more = (lambda d, s=share, e=end: d < s and (e == math.inf or clock() < e))
+            root, done = self._uct(world, more, done)
+            for m, ch in root.children.items():
+                st = stats.setdefault(m, [0, 0.0])
+                st[0] += ch.visits
+                st[1] += ch.reward
+        self.last_iterations = done
+        return {m: (v, r) for m, (v, r) in stats.items()}
+
+
+@register_agent("ismcts")
+class ISMCTSAgent(_Search):
+    """Single-observer ISMCTS: one tree, a fresh world every iteration (module docstring)."""
+
+    name = "ismcts"
+
+    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        root = Node(None, None, -1)
+        more = self._budget()
+        c, rng = self.c, self.rand
+        done = 0
+        while more(done):
+            game = determinize(obs, self.rng, self.guesser)
+            node = root
+            while game.phase is Phase.PLAY:
+                legal = self._legal(game)
+                children = node.children
+                untried = [m for m in legal if m not in children]
+                if untried:                                    # expansion
+                    move = untried[int(rng.random() * len(untried))]
+                    seat = game.to_act
+                    game.push(move)
+                    node = children[move] = Node(move, node, seat)
+                    break
+                kids = [children[m] for m in legal]
+                for ch in kids:
+                    ch.avail += 1
+                node = max(kids, key=lambda ch: ch.reward / ch.visits
+                           + c * math.sqrt(math.log(ch.avail) / ch.visits))
+                game.push(node.move)
+            self._rollout(game)
+            self._backprop(node, game)
+            done += 1
+        self.last_iterations = done
+        return {m: (ch.visits, ch.reward) for m, ch in root.children.items()}
+
+
+@register_agent("mcts_cheat")
+class CheatingMCTSAgent(_Search):
+    """UCT on the true deal: the upper bound of card guessing. It needs the play loop to
+    call ``see_all_hands(game)`` before each move (`ddzlab.agents.base.play_game` does)."""
+
+    name = "mcts_cheat"
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("guesser", None)
+        super().__init__(**kwargs)
+        self._game: Optional[Game] = None
+
+    def see_all_hands(self, game: Game) -> None:
+        """The hook: the true game this agent is about to move in (copied)."""
+        self._game = game.copy()
+
+    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        game = self._game
+        if game is None or len(game.history) != len(obs.history) or game.to_act != obs.seat \
+                or game.hands[obs.seat] != obs.hand.bits:
+            raise MCTSConfigError("mcts_cheat needs see_all_hands(game) before each move: "
+                                  "play it through ddzlab.agents.play_game")
+        root, done = self._uct(game, self._budget(), 0)
+        self.last_iterations = done
+        return {m: (ch.visits, ch.reward) for m, ch in root.children.items()}
+
+
+__all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "Node", "Rollout", "HalfSoloRollout",
+           "GreedyRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
+           "MCTSConfigError", "DEFAULT_ITERATIONS"]

@@ -1,0 +1,423 @@
+"""`WeightsAgent`: seed 003's weight-based rule AI, playing knowing its role.
+
+Every move is scored by hand power (`ddzlab.analysis.power`): the *gain* of a play is
+``power(hand - play) - power(hand)``, positive for the plays of the hand's best split
+(taking a weak play out of the hand raises its power) and low for plays that break good
+combinations or spend bombs. Leading, it plays the highest gain (the weakest play of the
+best split: the seed's hint order). Following, it plays the best reply unless its gain,
+less a cost for spending 2s and jokers early, is below a threshold.
+
+On top of that base come named rules, tried in a fixed order; the first that applies picks
+the move, and `WeightsAgent.explain` says which one and lists every candidate's value:
+
+``finish``          a play that empties the hand is played at once.
+``spare_partner``   a farmer never beats its partner who has ``partner_out`` cards or fewer
+                    left, nor after the landlord passed; otherwise only with a clean play
+                    (gain ≥ ``partner_gain``, rank ≤ ``partner_max_rank``).
+``gatekeeper``      the upstream farmer (the landlord plays next) answers its partner's small
+                    solo or pair with a gate card (rank in ``gate_ranks``), so the landlord
+                    cannot slip a small card out (seed: 上家守门, 防止地主走小牌).
+``keep_lead``       leading, when every play of the best split but one is unbeatable by the
+                    unseen cards, the unbeatable ones go first and the last play last.
+``one_card_guard``  an enemy has one card left: lead anything but a solo, or the solo it
+                    cannot beat (else the highest); following a solo, beat with the highest.
+``split_vs_two``    an enemy has two cards left: lead no pair (split one into solos);
+                    following a pair, beat with the highest.
+``feed_partner``    a farmer whose partner plays next and has one (two) cards left leads its
+                    smallest solo (pair).
+``urgent_block``    the enemy that played has ``urgent_cards`` or fewer left: beat it with
+                    the best non-bomb reply whatever it costs.
+``bomb``            a bomb (or the rocket) is played when the enemy that played has
+                    ``bomb_threat`` cards or fewer, or when what remains after it splits into
+                    at most ``bomb_rest_plays`` plays besides bombs (seed: 我方小牌比炸弹少).
+``lead_power``      (base) lead the play of highest gain.
+``follow_power``    (base) follow with the best reply if its value ≥ ``follow_threshold``,
+                    else pass.
+
+All tunable numbers live in `RuleWeights`; ``off`` switches named rules off (the ablation),
+e.g. ``make_agent("weights", off="gatekeeper,bomb")``. Bidding uses the power of the 17-card
+hand against three documented thresholds (`RuleWeights.bid_thresholds`).
+
+>>> from ddzlab.game import Game
+>>> from ddzlab.deals import generate_deals
+>>> ex = WeightsAgent().explain(Game(generate_deals(1, seed=0)[0], landlord=0).observation(0))
+>>> ex.rule, str(ex.move)
+('lead_power', '45678')
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+from ..analysis.power import SEED_POWER, PowerConstants, PowerSolver, move_power
+from ..cards import RANK_CHARS
+from ..errors import DdzError
+from ..game import Observation
+from ..moves import PASS, Move, generator
+from ..rules import Kind
+from .base import register_agent
+
+R2 = RANK_CHARS.index("2")
+
+#: the rules `off` may name, in the order they are tried
+RULES = ("finish", "spare_partner", "gatekeeper", "keep_lead", "one_card_guard", "split_vs_two",
+         "feed_partner", "urgent_block", "bomb")
+#: the role-aware rules (the ablation of notebook 06 switches each off alone)
+ROLE_RULES = ("spare_partner", "gatekeeper", "keep_lead", "one_card_guard", "split_vs_two",
+              "feed_partner", "urgent_block", "bomb")
+
+
+class WeightsError(DdzError):
+    """Bad options for `WeightsAgent`: an unknown rule name or weight."""
+
+
+@dataclass(frozen=True)
+class RuleWeights:
+    """Every number the rules use (ranks are 0 = '3' … 12 = '2', 13 = B, 14 = R)."""
+    follow_threshold: float = -40.0   # follow when gain - control cost ≥ this, else pass
+    high_cost: float = 60.0           # cost per 2 / joker spent following while it is early
+    early_cards: int = 8              # "early": every enemy holds more cards than this
+    partner_out: int = 2              # never beat a partner with this many cards or fewer
+    partner_gain: float = 150.0       # else beat the partner only with gain ≥ this ...
+    partner_max_rank: int = 9         # ... and a main rank ≤ this ('Q')
+    gate_ranks: tuple[int, int] = (9, 11)   # gate cards: 'Q' to 'A'
+    gate_below: int = 9               # the partner's card is "small" below this rank
+    urgent_cards: int = 4             # block an enemy with this many cards or fewer
+    bomb_threat: int = 4              # bomb an enemy with this many cards or fewer
+    bomb_rest_plays: int = 1          # bomb when the rest is this many plays or fewer
+    bid_thresholds: tuple[float, float, float] = (-1200.0, -800.0, -400.0)  # power for 1, 2, 3
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "RuleWeights":
+        """From `to_json`'s dict; keys starting with ``_`` (notes such as ``_meta``) are skipped."""
+        data = {k: v for k, v in data.items() if not k.startswith("_")}
+        names = {f.name for f in fields(cls)}
+        bad = sorted(set(data) - names)
+        if bad:
+            raise WeightsError(f"unknown rule weights {bad}; known: {sorted(names)}")
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+#: the weights shipped with ddzlab (the tuned ones, when `TUNED_FILE` exists)
+TUNED_FILE = Path(__file__).with_name("weights_tuned.json")
+
+
+def load_weights(path: Union[str, Path, None] = None) -> RuleWeights:
+    """Rule weights from a JSON file (default: the tuned file shipped with ddzlab, or the
+    dataclass defaults when there is none)."""
+    path = TUNED_FILE if path is None else Path(path)
+    if not path.exists():
+        if path == TUNED_FILE:
+            return RuleWeights()
+        raise WeightsError(f"no rule weights file {path}")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as e:
+        raise WeightsError(f"{path}: not a JSON rule weights file ({e})") from None
+    return RuleWeights.from_dict(data)
+
+
+@dataclass
+class Explanation:
+    """Why a move was chosen: the rule that fired and the value of each candidate the agent
+    evaluated (gain of hand power, less the control cost when following; pass is 0). The
+    agent evaluates plays lazily (see `_Values`); ``explain(obs, full=True)`` lists all."""
+    move: Move
+    rule: str
+    values: list[tuple[Move, float]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        top = ", ".join(f"{m}:{v:.0f}" for m, v in sorted(self.values, key=lambda x: -x[1])[:6])
+        return f"{self.move} by {self.rule} ({top})"
+
+
+def parse_off(off: Union[str, Iterable[str], None]) -> frozenset[str]:
+    """Rule names to switch off, from ``"a,b"`` or an iterable; unknown names raise."""
+    if off is None or off == "":
+        return frozenset()
+    names = off.replace("+", ",").split(",") if isinstance(off, str) else list(off)
+    names = [n.strip() for n in names if n.strip()]
+    bad = [n for n in names if n not in RULES]
+    if bad:
+        raise WeightsError(f"unknown rule(s) {bad}; rules: {', '.join(RULES)}")
+    return frozenset(names)
+
+
+@register_agent("weights")
+class WeightsAgent:
+    """Seed 003's rule AI (see the module docstring); deterministic."""
+
+    name = "weights"
+
+    def __init__(self, weights: Union[RuleWeights, str, Path, None] = None,
+                 off: Union[str, Iterable[str], None] = None,
+                 power: PowerConstants = SEED_POWER) -> None:
+        self.w = weights if isinstance(weights, RuleWeights) else load_weights(weights)
+        self.off = parse_off(off)
+        self.power_constants = power
+        self._solver: Optional[PowerSolver] = None
+        self._solver_rules = None
+
+    # -- power ------------------------------------------------------------------------
+    def _power(self, obs: Observation, bits: int) -> float:
+        hand = obs.hand.bits
+        s = self._solver
+        if s is None or (s.bits | hand) != s.bits or self._solver_rules is not obs.rules:
+            s = self._solver = PowerSolver(hand, obs.rules, self.power_constants)
+            self._solver_rules = obs.rules
+        return s.power(bits) if bits else 0.0
+
+    def _split(self, obs: Observation, bits: int) -> list[Move]:
+        self._power(obs, bits)
+        return self._solver.split(bits) if bits else []
+
+    # -- bidding ----------------------------------------------------------------------
+    def bid_value(self, obs: Observation) -> int:
+        """The bid the hand is worth (0..3): the number of `bid_thresholds` its power reaches."""
+        p = self._power(obs, obs.hand.bits)
+        return sum(p >= t for t in self.w.bid_thresholds)
+
+    def bid(self, obs: Observation) -> int:
+        want = self.bid_value(obs)
+        bids = [b for b in obs.legal_bids if 0 < b <= want]
+        return max(bids) if bids else 0
+
+    # -- play -------------------------------------------------------------------------
+    def play(self, obs: Observation) -> Move:
+        return self.explain(obs).move
+
+    def explain(self, obs: Observation, full: bool = False) -> Explanation:
+        """The move this agent plays in ``obs``, the rule that chose it and the values of
+        the candidates it evaluated (``full``: of every legal move; the move is the same)."""
+        if not obs.legal_moves:
+            raise WeightsError(f"seat {obs.seat} has no legal move to choose (not its turn?)")
+        hand = obs.hand.bits
+        base = self._power(obs, hand)
+        n, lord, me = obs.players, obs.landlord, obs.seat
+        if lord is None or me == lord:
+            enemies, partner = [s for s in range(n) if s != me], None
+        else:
+            enemies = [lord]
+            partner = next(s for s in range(n) if s not in (me, lord))
+        following = obs.last_move is not None
+        early = following and min(obs.cards_left[s] for s in enemies) > self.w.early_cards
+        cost = self.w.high_cost if early else 0.0
+
+        def value(m: Move) -> float:
+            if m.is_pass:
+                return 0.0
+            v = self._power(obs, hand - m.cards) - base
+            if cost:
+                v -= cost * sum((m.cards >> (4 * r)) & 15 for r in range(R2, 15))
+            return v
+
+        def bound(m: Move) -> float:
+            return 0.0 if m.is_pass else -move_power(m, self.power_constants)
+
+        values = _Values(list(obs.legal_moves), value, bound)
+        if full:
+            for m in values.moves:
+                values.value(m)
+        c = _Ctx(obs, values, enemies, partner, base)
+        for rule in RULES:
+            if rule in self.off or (following and rule in ("keep_lead", "feed_partner")):
+                continue
+            move = getattr(self, "_" + rule)(c)
+            if move is not None:
+                return Explanation(move, rule, values.items())
+        if following:
+            return Explanation(self._follow_power(c), "follow_power", values.items())
+        return Explanation(values.best(_any)[0], "lead_power", values.items())
+
+    # -- the rules (each returns a move, or None when it does not apply) --------------
+    def _finish(self, c: "_Ctx") -> Optional[Move]:
+        hand = c.obs.hand.bits
+        done = [m for m in c.values.moves if m.cards == hand and not m.is_pass]
+        return done[0] if done else None
+
+    def _spare_partner(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        if c.partner is None or obs.last_seat != c.partner or obs.last_move is None:
+            return None
+        w = self.w
+        if obs.cards_left[c.partner] <= w.partner_out:
+            return PASS
+        lord_passed = bool(obs.history) and obs.history[-1][0] == obs.landlord \
+            and obs.history[-1][1].is_pass
+        if lord_passed:
+            return PASS
+        if "gatekeeper" not in self.off and self._gate(c) is not None:
+            return None                                     # the gatekeeper answers
+        best = c.values.best(lambda m: _plain(m) and m.rank <= w.partner_max_rank)
+        return best[0] if best and best[1] >= w.partner_gain else PASS
+
+    def _gate(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        w = self.w
+        to_beat = obs.last_move
+        if (c.partner is None or obs.role != "up" or obs.last_seat != c.partner
+                or to_beat is None or to_beat.kind not in (Kind.SOLO, Kind.PAIR)
+                or to_beat.rank >= w.gate_below
+                or obs.cards_left[c.partner] <= w.partner_out):
+            return None
+        lo, hi = w.gate_ranks
+        best = c.values.best(lambda m: _plain(m) and lo <= m.rank <= hi)
+        return best[0] if best else None
+
+    def _gatekeeper(self, c: "_Ctx") -> Optional[Move]:
+        return self._gate(c)
+
+    def _keep_lead(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        split = self._split(obs, obs.hand.bits)
+        free = [m for m in split if not m.is_bomb and not self._beatable(c, m)]
+        bombs = [m for m in split if m.is_bomb]
+        if not free or len(split) - len(free) - len(bombs) > 1:
+            return None
+        return max(free, key=lambda m: (m.size, m.rank))
+
+    def _one_card_guard(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        if min(obs.cards_left[s] for s in c.enemies) != 1:
+            return None
+        to_beat = obs.last_move
+        solos = [m for m in c.values.moves if m.kind == Kind.SOLO]
+        if to_beat is None:
+            other = c.values.best(lambda m: m.kind != Kind.SOLO and not m.is_bomb)
+            if other:
+                return other[0]
+            safe = [m for m in solos if not self._beatable(c, m)]
+            return min(safe, key=lambda m: m.rank) if safe else max(solos, key=lambda m: m.rank)
+        if to_beat.kind == Kind.SOLO and obs.last_seat in c.enemies and solos:
+            return max(solos, key=lambda m: m.rank)
+        return None
+
+    def _split_vs_two(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        if min(obs.cards_left[s] for s in c.enemies) != 2:
+            return None
+        to_beat = obs.last_move
+        if to_beat is None:
+            if c.values.best(_any)[0].kind != Kind.PAIR:
+                return None
+            other = c.values.best(lambda m: m.kind != Kind.PAIR and not m.is_bomb)
+            return other[0] if other else None
+        pairs = [m for m in c.values.moves if m.kind == Kind.PAIR]
+        if to_beat.kind == Kind.PAIR and obs.last_seat in c.enemies and pairs:
+            return max(pairs, key=lambda m: m.rank)
+        return None
+
+    def _feed_partner(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        if c.partner is None or c.partner != (obs.seat + 1) % obs.players:
+            return None
+        kind = {1: Kind.SOLO, 2: Kind.PAIR}.get(obs.cards_left[c.partner])
+        cand = [m for m in c.values.moves if m.kind == kind]
+        return min(cand, key=lambda m: m.rank) if cand else None
+
+    def _urgent_block(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        if obs.last_move is None or obs.last_seat not in c.enemies:
+            return None
+        if obs.cards_left[obs.last_seat] > self.w.urgent_cards:
+            return None
+        best = c.values.best(_plain)
+        return best[0] if best else None
+
+    def _bomb(self, c: "_Ctx") -> Optional[Move]:
+        obs = c.obs
+        bombs = [m for m in c.values.moves if m.is_bomb]
+        if not bombs:
+            return None
+        if obs.last_move is not None:
+            if obs.last_seat not in c.enemies:
+                return None
+            if obs.cards_left[obs.last_seat] <= self.w.bomb_threat:
+                return min(bombs, key=lambda m: (m.kind == Kind.ROCKET, m.rank))
+        hand = obs.hand.bits
+        for m in sorted(bombs, key=lambda m: -c.values.value(m)):
+            rest = self._split(obs, hand - m.cards)
+            if sum(not x.is_bomb for x in rest) <= self.w.bomb_rest_plays:
+                return m
+        return None
+
+    def _follow_power(self, c: "_Ctx") -> Move:
+        best = c.values.best(_plain)
+        return best[0] if best and best[1] >= self.w.follow_threshold else PASS
+
+    # -- helpers ----------------------------------------------------------------------
+    def _beatable(self, c: "_Ctx", move: Move) -> bool:
+        """Whether the unseen cards hold a non-bomb reply to ``move`` small enough for an
+        enemy's hand (bombs are ignored: they can beat anything)."""
+        obs = c.obs
+        most = max(obs.cards_left[s] for s in c.enemies)
+        if move.size > most:
+            return False
+        for m in generator(obs.rules).following(obs.unseen.bits, move):
+            if not m.is_pass and not m.is_bomb and m.size <= most:
+                return True
+        return False
+
+
+class _Values:
+    """The candidates' values, computed on demand. A play's value is at most its bound,
+    ``-move_power(play)`` (a play and the best split of the rest are a split of the hand,
+    so ``power(hand) ≥ power(play) + power(rest)``; the control cost only lowers it), so
+    `best` evaluates plays in the order of that bound and stops once none left can win."""
+
+    def __init__(self, moves: list[Move], value, bound) -> None:
+        self.moves, self._value, self._bound = moves, value, bound
+        self.known: dict[Move, float] = {}
+
+    def value(self, m: Move) -> float:
+        v = self.known.get(m)
+        if v is None:
+            v = self.known[m] = self._value(m)
+        return v
+
+    def best(self, pred) -> Optional[tuple[Move, float]]:
+        """The play with ``pred`` of highest value (ties: lower rank, fewer cards), or None."""
+        cand = sorted(((self._bound(m), m) for m in self.moves if pred(m)), key=lambda x: -x[0])
+        top: Optional[tuple] = None
+        for b, m in cand:
+            if top is not None and b < top[0]:
+                break
+            key = (self.value(m), -m.rank, -m.size)
+            if top is None or key > top:
+                top, arg = key, m
+        return None if top is None else (arg, top[0])
+
+    def items(self) -> list[tuple[Move, float]]:
+        return list(self.known.items())
+
+
+def _any(m: Move) -> bool:
+    return not m.is_pass
+
+
+def _plain(m: Move) -> bool:
+    """Neither pass nor a bomb."""
+    return not m.is_pass and not m.is_bomb
+
+
+@dataclass
+class _Ctx:
+    obs: Observation
+    values: _Values
+    enemies: list[int]
+    partner: Optional[int]
+    base: float
+
+
+def describe(weights: RuleWeights) -> str:
+    """The weights as one line (for logs and notebooks)."""
+    return ", ".join(f"{k}={v}" for k, v in asdict(weights).items())
+
+
+__all__ = ["WeightsAgent", "RuleWeights", "Explanation", "RULES", "ROLE_RULES", "WeightsError",
+           "load_weights", "parse_off", "TUNED_FILE", "describe"]

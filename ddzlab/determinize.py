@@ -1,0 +1,317 @@
+"""Sampling hidden cards (determinization): a full `Game` consistent with one seat's view.
+
+A seat sees its own hand and everything public: every card played, the kitty once the
+landlord has taken it, each seat's card count. `determinize` deals the cards it cannot see
+to the other seats and returns a `Game` that continues from exactly the same point (same
+history, bids, trick, seat to act, bombs), so a search can play it forward. What is a
+*fact* is never guessed: the kitty cards the landlord has not played yet stay in its hand
+(`known_cards`), and every holder gets exactly as many cards as it holds.
+
+Where the unknown cards go is a `Guesser`'s choice (a small protocol, pluggable):
+
+* `UniformGuesser`: every consistent deal equally likely;
+* `BombGuesser`: the mini-ddz seed's "nobody splits a bomb" (REFERENCE §5): when one
+  opponent has played a rank of which the two opponents held all four copies, the copies
+  still unseen go to the *other* opponent with probability ``p`` (0.8);
+* `PolicyGuesser`: importance resampling. It draws ``candidates`` deals from a base
+  guesser, weights each by how likely the other seats' observed plays were under a given
+  policy (an agent, or a function giving move probabilities), and picks one by weight.
+
+Holders are seats, plus `REST` for cards no seat holds: the kitty during bidding, the
+undealt cards of a two-player game.
+
+>>> from ddzlab.game import Game
+>>> from ddzlab.deals import generate_deals
+>>> g = Game(generate_deals(1, seed=0)[0], landlord=0)
+>>> _ = g.play(g.legal_moves()[0])
+>>> obs = g.observation(1)
+>>> w = determinize(obs, rng=7)
+>>> w.observation(1) == obs, w.hand(1) == g.hand(1), w.history == g.history
+(True, True, True)
+>>> determinize(obs, rng=7).hands == w.hands          # same seed, same sample
+True
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
+
+import numpy as np
+
+from .cards import N_RANKS, bits_contain, bits_size, format_bits, shuffled
+from .deals import Deal, SeedLike, as_rng
+from .errors import DdzError
+from .game import Game, Observation, Phase, _kitty_left
+from .moves import Move
+
+#: the holder of cards no seat holds (the kitty before the landlord takes it; undealt cards)
+REST = -1
+
+
+class DeterminizeError(DdzError):
+    """An observation that no deal can match, or a guess that does not fit it."""
+
+
+def known_cards(obs: Observation) -> dict[int, int]:
+    """Packed cards of other seats that ``obs.seat`` knows for certain: the kitty cards
+    the landlord has not played yet (empty when the observer is the landlord)."""
+    if obs.kitty is None or obs.landlord is None or obs.landlord == obs.seat:
+        return {}
+    return {obs.landlord: _kitty_left(obs.kitty.bits, obs.played_bits[obs.landlord])}
+
+
+def hidden_sizes(obs: Observation) -> dict[int, int]:
+    """How many unknown cards each holder has: every other seat (less its known cards),
+    and `REST` when some unseen cards belong to no seat."""
+    known = known_cards(obs)
+    sizes = {s: obs.cards_left[s] - bits_size(known.get(s, 0))
+             for s in range(obs.players) if s != obs.seat}
+    rest = bits_size(obs.unseen.bits) - sum(sizes.values())
+    if rest < 0 or any(v < 0 for v in sizes.values()):
+        raise DeterminizeError(f"seat {obs.seat}'s observation is inconsistent: the other seats "
+                               f"hold {sum(sizes.values())} unknown cards but only "
+                               f"{bits_size(obs.unseen.bits)} are unseen")
+    if rest:
+        sizes[REST] = rest
+    return sizes
+
+
+def deal_in_order(cards: int, sizes: dict[int, int], rng: np.random.Generator) -> dict[int, int]:
+    """Shuffle ``cards`` and deal them to the holders of ``sizes`` (in key order)."""
+    order = shuffled(cards, rng)
+    out, i = {}, 0
+    for holder, n in sizes.items():
+        bits = 0
+        for r in order[i:i + n]:
+            bits += 1 << (4 * r)
+        out[holder] = bits
+        i += n
+    return out
+
+
+@runtime_checkable
+class Guesser(Protocol):
+    """Decides where the unseen cards are: ``guess(obs, rng)`` returns the packed cards of
+    each holder of `hidden_sizes` (exactly that many; together exactly ``obs.unseen``)."""
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        ...
+
+
+class UniformGuesser:
+    """Every deal consistent with the observation is equally likely."""
+
+    name = "uniform"
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        return deal_in_order(obs.unseen.bits, hidden_sizes(obs), rng)
+
+
+class BombGuesser:
+    """The seed's guesser: nobody splits a bomb (see the module docstring).
+
+    For a rank of four copies that the observer never held and that is not in the kitty
+    (so the two opponents held all four), played by exactly one opponent, with copies
+    still unseen: with probability ``p`` all of them go to the other opponent (if it has
+    room). The rest is dealt uniformly. Only three-player games have two opponents; a
+    two-player game is dealt uniformly.
+    """
+
+    name = "bomb"
+
+    def __init__(self, p: float = 0.8) -> None:
+        if not 0 <= p <= 1:
+            raise DeterminizeError(f"p={p} is not a probability")
+        self.p = p
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        sizes = hidden_sizes(obs)
+        unseen = obs.unseen.bits
+        others = [s for s in range(obs.players) if s != obs.seat]
+        forced = {s: 0 for s in others}
+        if len(others) == 2:
+            mine = obs.hand.bits + obs.played_bits[obs.seat]
+            kitty = obs.kitty.bits if obs.kitty is not None else 0
+            deck = obs.rules.deck
+            for r in range(N_RANKS):
+                shift = 4 * r
+                left = (unseen >> shift) & 15
+                if (not left or (deck >> shift) & 15 != 4 or (mine >> shift) & 15
+                        or (kitty >> shift) & 15):
+                    continue
+                by = [s for s in others if (obs.played_bits[s] >> shift) & 15]
+                if len(by) != 1:
+                    continue
+                other = others[0] if by[0] == others[1] else others[1]
+                if rng.random() < self.p and sizes[other] - bits_size(forced[other]) >= left:
+                    forced[other] += left << shift
+        rest = unseen - sum(forced.values())
+        room = {h: n - bits_size(forced.get(h, 0)) for h, n in sizes.items()}
+        out = deal_in_order(rest, room, rng)
+        for s, bits in forced.items():
+            out[s] += bits
+        return out
+
+
+#: a policy for `PolicyGuesser`: an agent (``play(obs) -> Move``, taken as deterministic)
+#: or a function ``obs -> probabilities`` aligned with ``obs.legal_moves``
+Policy = Union[Any, Callable[[Observation], Sequence[float]]]
+
+
+class PolicyGuesser:
+    """Importance resampling: deals weighted by how likely the observed plays were.
+
+    For an observation it draws ``candidates`` deals from ``base`` (uniform by default),
+    replays the game from the start of play in each, and multiplies, over every move the
+    *other* seats made, the policy's probability of that move. An agent's choice counts
+    as probability ``1 - eps`` (the rest spread over the other legal moves), so a deal in
+    which it would have played otherwise is unlikely but never impossible. Each `guess`
+    then picks one candidate by weight. The candidates and weights are built once per
+    observation (cached for the last one), so many guesses for one decision are cheap.
+    ``ess`` is the effective sample size of the last pool (1..candidates).
+    """
+
+    name = "policy"
+
+    def __init__(self, policy: Policy, candidates: int = 32, base: Optional[Guesser] = None,
+                 eps: float = 0.1) -> None:
+        if candidates < 1:
+            raise DeterminizeError(f"candidates={candidates}: need at least one")
+        if not 0 < eps < 1:
+            raise DeterminizeError(f"eps={eps} must lie strictly between 0 and 1")
+        self.policy = policy
+        self.candidates = candidates
+        self.base = base if base is not None else UniformGuesser()
+        self.eps = eps
+        self.ess = float("nan")
+        self._key: Optional[tuple] = None
+        self._pool: list[dict[int, int]] = []
+        self._weights = np.ones(1)
+
+    def _prob(self, obs: Observation, move: Move) -> float:
+        legal = obs.legal_moves
+        n = len(legal)
+        if n <= 1:
+            return 1.0
+        play = getattr(self.policy, "play", None)
+        if play is not None:
+            chosen = play(obs)
+            same = chosen.cards == move.cards and chosen.kind == move.kind
+            return 1 - self.eps if same else self.eps / (n - 1)
+        probs = self.policy(obs)
+        for m, p in zip(legal, probs):
+            if m.cards == move.cards and m.kind == move.kind:
+                return max(float(p), 1e-12)
+        raise DeterminizeError(f"the observed move {move} is not among the legal moves")
+
+    def log_likelihood(self, obs: Observation, hidden: dict[int, int]) -> float:
+        """Log-probability, under the policy, of the other seats' plays in ``obs.history``
+        had the hidden cards been ``hidden``."""
+        world = rebuild(obs, hidden, seed=0)
+        start = Game.resume(world.deal, (), obs.bids, seed=0, **_resume_args(obs))
+        total = 0.0
+        for seat, move in obs.history:
+            if seat != obs.seat:
+                total += math.log(self._prob(start.observation(seat), move))
+            start._push(seat, move)
+        return total
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        key = (obs.seat, obs.hand.bits, obs.bids, obs.history)
+        if key != self._key:
+            pool = [self.base.guess(obs, rng) for _ in range(self.candidates)]
+            logw = np.array([self.log_likelihood(obs, h) for h in pool])
+            w = np.exp(logw - logw.max())
+            w /= w.sum()
+            self._key, self._pool, self._weights = key, pool, w
+            self.ess = float(1.0 / np.sum(w * w))
+        i = int(rng.choice(len(self._pool), p=self._weights))
+        return dict(self._pool[i])
+
+
+def _resume_args(obs: Observation) -> dict:
+    """How `Game.resume` rebuilds a game of ``obs``'s kind (landlord mode, first bidder)."""
+    three = obs.players == 3
+    fixed = obs.landlord if (obs.landlord is not None and not obs.bids and three) else None
+    if obs.bids:
+        first = obs.bids[0][0]
+    elif obs.phase is Phase.BIDDING:
+        first = obs.to_act
+    else:
+        first = 0
+    return dict(rules=obs.rules, landlord=fixed, first_bidder=first, players=obs.players)
+
+
+def rebuild(obs: Observation, hidden: dict[int, int], seed: SeedLike = None,
+            check: bool = False) -> Game:
+    """The `Game` at ``obs``'s point in which the holders hold ``hidden`` (packed cards per
+    holder of `hidden_sizes`), plus the cards `known_cards` places.
+
+    Raises `DeterminizeError` if ``hidden`` does not deal exactly the unseen cards in the
+    right numbers. ``check`` replays the history with legality checks (slower).
+    """
+    sizes = hidden_sizes(obs)
+    if set(hidden) != set(sizes):
+        raise DeterminizeError(f"a guess must deal to holders {sorted(sizes)}, not {sorted(hidden)}")
+    for h, n in sizes.items():
+        if bits_size(hidden[h]) != n:
+            raise DeterminizeError(f"holder {h} must get {n} cards, the guess gives "
+                                   f"{format_bits(hidden[h])!r}")
+    total = sum(hidden.values())
+    unseen = obs.unseen.bits
+    if total != unseen or not all(bits_contain(unseen, b) for b in hidden.values()):
+        raise DeterminizeError(f"the guess deals {format_bits(total)!r}, the unseen cards are "
+                               f"{format_bits(unseen)!r}")
+    known = known_cards(obs)
+    lord = obs.landlord
+    three = obs.players == 3
+    hands = []
+    for s in range(obs.players):
+        now = obs.hand.bits if s == obs.seat else hidden[s] + known.get(s, 0)
+        start = now + obs.played_bits[s]
+        if three and s == lord:
+            start -= obs.kitty.bits              # the kitty joined this hand when bidding ended
+        hands.append(start)
+    if lord is not None and three:
+        kitty = obs.kitty.bits
+    else:
+        kitty = hidden.get(REST, 0) if three else 0
+    deal = Deal(tuple(hands), kitty)
+    return Game.resume(deal, obs.history, obs.bids, seed=seed, check=check, **_resume_args(obs))
+
+
+def determinize(obs: Observation, rng: SeedLike = None, guesser: Optional[Guesser] = None) -> Game:
+    """A `Game` at ``obs``'s point with the unseen cards dealt by ``guesser`` (uniform by
+    default); see the module docstring. Same seed, same sample."""
+    rng = as_rng(rng)
+    guesser = guesser if guesser is not None else UniformGuesser()
+    hidden = guesser.guess(obs, rng)
+    return rebuild(obs, hidden, seed=int(rng.integers(2**63)))
+
+
+def _holdings(game: Game) -> dict[int, int]:
+    rest = game.rules.deck - sum(game.hands) - sum(game.played)
+    return {**dict(enumerate(game.hands)), REST: rest}
+
+
+def guess_accuracy(obs: Observation, game: Game, world: Game) -> float:
+    """Share of ``obs.seat``'s unseen cards that ``world`` places with the holder that
+    really holds them in ``game`` (1.0 when nothing is unseen). Known cards (the
+    landlord's kitty leftovers) are not counted: they are never guessed."""
+    unseen = bits_size(obs.unseen.bits)
+    if unseen == 0:
+        return 1.0
+    true, guessed = _holdings(game), _holdings(world)
+    right = 0
+    for h in true:
+        if h == obs.seat:
+            continue
+        a, b = true[h], guessed[h]
+        right += sum(min((a >> (4 * r)) & 15, (b >> (4 * r)) & 15) for r in range(N_RANKS))
+    right -= sum(bits_size(v) for v in known_cards(obs).values())
+    return right / unseen
+
+
+__all__ = ["REST", "DeterminizeError", "Guesser", "UniformGuesser", "BombGuesser", "PolicyGuesser",
+           "Policy", "determinize", "rebuild", "known_cards", "hidden_sizes", "deal_in_order",
+           "guess_accuracy"]

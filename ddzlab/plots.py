@@ -1,0 +1,250 @@
+"""Figures the notebooks share: one style, tournament heatmaps with intervals, bars with CIs.
+
+A front end: it reads the frames `ddzlab.arena` returns (nothing below imports it).
+
+* `style` (a context manager) and `use_style` (for a whole notebook): one font, size and
+  palette everywhere.
+* `bar_ci`: bars that start at 0 with their 95% intervals as error bars.
+* `heatmap`: WP or ADP of every row agent against every column agent, each cell annotated
+  with its value and interval, on a diverging colour map centred at 0.5 (WP) or 0 (ADP),
+  with a colour bar; cells without games (an agent against itself, a pair not played) are
+  hatched grey, which no value can look like.
+* `tournament_heatmaps` (WP and ADP side by side), `role_heatmaps` (landlord, farmers,
+  combined on one scale), `role_bars` (one agent against each opponent, by role) and
+  `time_per_move`.
+
+Every function is deterministic given its data; save figures with `ddzlab.config.savefig`.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator, Optional, Sequence
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from cycler import cycler
+from matplotlib.axes import Axes
+from matplotlib.colors import Normalize, TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
+
+from .errors import DdzError
+
+#: the colour map of both heatmaps (red: the row agent loses, blue: it wins)
+CMAP = "RdBu"
+EMPTY = {"facecolor": "0.88", "edgecolor": "0.6", "hatch": "///", "linewidth": 0}
+EMPTY_LABEL = "no games (an agent against itself, or not played)"
+ROLE_TITLES = {"landlord": "row agent as landlord", "farmers": "row agent as farmers",
+               "combined": "combined (deals as pairs)"}
+METRIC_TITLES = {"WP": "WP (share of games won)", "ADP": "ADP (average points per game)"}
+
+
+def _rc() -> dict:
+    import seaborn as sns
+    rc = {**sns.axes_style("whitegrid"), **sns.plotting_context("notebook")}
+    rc.update({
+        "font.family": "DejaVu Sans",
+        "font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10, "xtick.labelsize": 9,
+        "ytick.labelsize": 9, "legend.fontsize": 9, "legend.title_fontsize": 9,
+        "figure.dpi": 110, "savefig.dpi": 110,
+        "axes.spines.top": False, "axes.spines.right": False,
+        "axes.prop_cycle": cycler(color=sns.color_palette("colorblind")),
+        "errorbar.capsize": 3,
+        "svg.hashsalt": "ddzlab",
+    })
+    return rc
+
+
+@contextmanager
+def style() -> Iterator[None]:
+    """The figures' style for a ``with`` block: seaborn's white grid, one font and sizes,
+    the colour-blind palette, capped error bars."""
+    with plt.rc_context(_rc()):
+        yield
+
+
+def use_style() -> None:
+    """Apply `style` to the rest of the session (call once at the top of a notebook)."""
+    plt.rcParams.update(_rc())
+
+
+def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optional[Sequence[float]] = None,
+           hi: Optional[Sequence[float]] = None, *, reference: Optional[float] = None, offset: float = 0.0,
+           width: float = 0.8, horizontal: bool = False, **bar_kw) -> Axes:
+    """Bars from 0 to ``values`` with the intervals ``[lo, hi]`` as error bars (none when
+    not given); the value axis always includes 0 (no truncated bars). ``reference`` draws a
+    dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
+    values = np.asarray(values, dtype=float)
+    err = None
+    if lo is not None and hi is not None:
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+        err = np.vstack([values - lo, hi - values])
+    ticks = np.arange(len(values))
+    if horizontal:
+        ax.barh(ticks + offset, values, width, xerr=err, **bar_kw)
+        ax.set_yticks(ticks, labels)
+        line, set_lim, get_lim = ax.axvline, ax.set_xlim, ax.get_xlim
+    else:
+        ax.bar(ticks + offset, values, width, yerr=err, **bar_kw)
+        ax.set_xticks(ticks, labels)
+        line, set_lim, get_lim = ax.axhline, ax.set_ylim, ax.get_ylim
+    if reference is not None:
+        line(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
+    low, high = get_lim()
+    set_lim(min(low, 0.0), max(high, 0.0))
+    return ax
+
+
+def _agents(table: pd.DataFrame, agents: Optional[Sequence[str]]) -> list[str]:
+    if agents is not None:
+        return list(agents)
+    if table.attrs.get("agents"):
+        return list(table.attrs["agents"])
+    return list(dict.fromkeys([*table.a, *table.b]))
+
+
+def _grids(table: pd.DataFrame, metric: str, role: str, agents: list[str]) -> tuple[np.ndarray, ...]:
+    part = table[table.role == role]
+    if part.duplicated(["a", "b"]).any():
+        raise DdzError(f"the table has several {role!r} rows for one pair (a, b)")
+    return tuple(part.pivot(index="a", columns="b", values=col).reindex(index=agents, columns=agents)
+                 .to_numpy(dtype=float) for col in (metric, f"{metric}_lo", f"{metric}_hi"))
+
+
+def _norm(metric: str, grids: Sequence[np.ndarray]) -> Normalize:
+    """WP: 0..1 centred at 0.5. ADP: symmetric around 0, wide enough for every interval."""
+    if metric == "WP":
+        return TwoSlopeNorm(vcenter=0.5, vmin=0.0, vmax=1.0)
+    finite = np.concatenate([g[np.isfinite(g)] for g in grids])
+    lim = float(np.max(np.abs(finite))) if finite.size else 1.0
+    lim = lim if lim > 0 else 1.0
+    return TwoSlopeNorm(vcenter=0.0, vmin=-lim, vmax=lim)
+
+
+def _fmt(metric: str, x: float) -> str:
+    return f"{x:.2f}" if metric == "WP" else f"{x:+.2f}"
+
+
+def heatmap(table: pd.DataFrame, metric: str = "WP", role: str = "combined", *, ax: Optional[Axes] = None,
+            agents: Optional[Sequence[str]] = None, norm: Optional[Normalize] = None,
+            colorbar: bool = True, legend: bool = True, title: Optional[str] = None) -> Axes:
+    """``metric`` (WP or ADP) of each row agent against each column agent in ``role``, from a
+    `ddzlab.arena.tournament` frame. Cells show the value and its 95% interval; cells without
+    games are hatched grey (and named in a legend)."""
+    if metric not in METRIC_TITLES:
+        raise DdzError(f"metric must be one of {list(METRIC_TITLES)}, got {metric!r}")
+    if role not in ROLE_TITLES:
+        raise DdzError(f"role must be one of {list(ROLE_TITLES)}, got {role!r}")
+    agents = _agents(table, agents)
+    value, lo, hi = _grids(table, metric, role, agents)
+    norm = norm or _norm(metric, (value, lo, hi))
+    if ax is None:
+        k = len(agents)
+        _, ax = plt.subplots(figsize=(1.4 * k + 2.6, 1.0 * k + 1.6))
+    cmap = mpl.colormaps[CMAP]
+    image = ax.imshow(np.ma.masked_invalid(value), cmap=cmap, norm=norm, aspect="auto")
+    ax.grid(False)
+    for i in range(len(agents)):
+        for j in range(len(agents)):
+            if not np.isfinite(value[i, j]):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, gid="empty-cell", **EMPTY))
+                continue
+            shade = norm(value[i, j])
+            ink = "white" if abs(shade - 0.5) > 0.3 else "black"
+            ax.text(j, i, f"{_fmt(metric, value[i, j])}\n[{_fmt(metric, lo[i, j])}, {_fmt(metric, hi[i, j])}]",
+                    ha="center", va="center", color=ink, fontsize=8.5, gid="cell-value")
+    ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
+    ax.set_yticks(range(len(agents)), agents)
+    ax.set_xlabel("opponent (B)")
+    ax.set_ylabel("agent (A)")
+    ax.set_xlim(-0.5, len(agents) - 0.5)
+    ax.set_ylim(len(agents) - 0.5, -0.5)
+    ax.set_title(title or f"{metric} of A against B, {ROLE_TITLES[role]}")
+    if colorbar:
+        bar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
+        bar.set_label(METRIC_TITLES[metric] + " of A")
+    if legend and not np.isfinite(value).all():
+        ax.legend(handles=[Patch(label=EMPTY_LABEL, **EMPTY)], loc="upper center",
+                  bbox_to_anchor=(0.5, -0.22), frameon=False)
+    return ax
+
+
+def tournament_heatmaps(table: pd.DataFrame, role: str = "combined",
+                        agents: Optional[Sequence[str]] = None) -> Figure:
+    """WP and ADP heatmaps of a tournament side by side (`heatmap`)."""
+    agents = _agents(table, agents)
+    k = len(agents)
+    with style():
+        fig, axes = plt.subplots(1, 2, figsize=(2 * (1.4 * k + 2.6), 1.0 * k + 2.0), layout="constrained")
+        for ax, metric in zip(axes, ("WP", "ADP")):
+            heatmap(table, metric, role, ax=ax, agents=agents, legend=metric == "WP")
+    return fig
+
+
+def role_heatmaps(table: pd.DataFrame, metric: str = "WP", agents: Optional[Sequence[str]] = None) -> Figure:
+    """One `heatmap` per role (A as landlord, as farmers, combined) on one colour scale."""
+    agents = _agents(table, agents)
+    k = len(agents)
+    grids = [g for role in ROLE_TITLES for g in _grids(table, metric, role, agents)]
+    norm = _norm(metric, grids)
+    with style():
+        fig, axes = plt.subplots(1, 3, figsize=(3 * (1.3 * k + 1.6) + 1, 1.0 * k + 2.0), layout="constrained")
+        for i, (ax, role) in enumerate(zip(axes, ROLE_TITLES)):
+            heatmap(table, metric, role, ax=ax, agents=agents, norm=norm, colorbar=False,
+                    legend=i == 0, title=ROLE_TITLES[role])
+            if i:
+                ax.set_ylabel("")
+        bar = fig.colorbar(mpl.cm.ScalarMappable(norm=norm, cmap=CMAP), ax=list(axes), fraction=0.03)
+        bar.set_label(METRIC_TITLES[metric] + " of A")
+        fig.suptitle(f"{metric} of A (rows) against B (columns) by A's role")
+    return fig
+
+
+def role_bars(table: pd.DataFrame, agent: str, metric: str = "WP",
+              opponents: Optional[Sequence[str]] = None) -> Figure:
+    """``agent``'s WP or ADP against each opponent, one bar per role, with 95% intervals."""
+    rows = table[table.a == agent]
+    if not len(rows):
+        raise DdzError(f"no rows for agent {agent!r} in the table")
+    opponents = [o for o in (opponents or _agents(table, None)) if o != agent and (rows.b == o).any()]
+    roles = list(ROLE_TITLES)
+    width = 0.8 / len(roles)
+    with style():
+        fig, ax = plt.subplots(figsize=(1.6 * len(opponents) + 2.5, 3.6), layout="constrained")
+        for r, role in enumerate(roles):
+            part = rows[rows.role == role].set_index("b").reindex(opponents)
+            bar_ci(ax, opponents, *(part[c] for c in (metric, f"{metric}_lo", f"{metric}_hi")),
+                   offset=(r - (len(roles) - 1) / 2) * width, width=width, label=role,
+                   reference=(0.5 if metric == "WP" else None) if r == 0 else None)
+        if metric == "WP":
+            ax.set_ylim(0.0, max(1.0, ax.get_ylim()[1]))
+        ax.set_xlabel("opponent")
+        ax.set_ylabel(METRIC_TITLES[metric])
+        ax.set_title(f"{agent}: {metric} by role (95% CI)")
+        ax.legend(title=f"{agent} as", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    return fig
+
+
+def time_per_move(table: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
+    """Each agent's milliseconds per move in a tournament (`ddzlab.arena.seconds_per_move`),
+    horizontal bars from 0 labelled with their values (wall clock: compare agents measured
+    in the same run, not across machines)."""
+    from .arena import seconds_per_move
+    ms = seconds_per_move(table) * 1e3
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6.5, 0.45 * len(ms) + 1.4), layout="constrained")
+        bar_ci(ax, list(ms.index), ms.to_numpy(), horizontal=True, color="C0")
+        for i, v in enumerate(ms):
+            ax.text(v, i, f" {v:.3g} ms", va="center", ha="left", fontsize=9, gid="bar-value")
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1.25 * float(np.nanmax(ms.to_numpy())) if np.isfinite(ms).any() else 1.0)
+        ax.set_xlabel("milliseconds per move (time inside the agent's play call)")
+        ax.set_title("Time per move")
+    return ax
+
+
+__all__ = ["style", "use_style", "bar_ci", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
+           "time_per_move", "CMAP"]

@@ -1,0 +1,217 @@
+"""Determinization: every sampled world agrees with everything the observing seat knows."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ddzlab.agents.greedy import GreedyAgent
+from ddzlab.agents.base import play_game
+from ddzlab.cards import Hand, bits_contain, bits_size
+from ddzlab.deals import Deal
+from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, PolicyGuesser, UniformGuesser,
+                                determinize, guess_accuracy, hidden_sizes, known_cards, rebuild)
+from ddzlab.game import Game, Phase, _kitty_left
+from ddzlab.rules import HOMEWORK, MINI, STANDARD
+
+# (rules, Game keyword arguments): every rule set, fixed landlord, bidding, and 1v1 games
+SETUPS = [
+    (STANDARD, {"landlord": 0}),
+    (STANDARD, {}),                          # bidding (叫分)
+    (STANDARD, {"landlord": 2}),
+    (MINI, {}),
+    (HOMEWORK, {"landlord": 1}),
+    (HOMEWORK, {"players": 2}),
+    (STANDARD, {"players": 2}),
+    (MINI, {"players": 2}),
+]
+
+
+def uniform_policy(obs):
+    n = len(obs.legal_moves)
+    return [1.0 / n] * n
+
+
+GUESSERS = [
+    lambda: UniformGuesser(),
+    lambda: BombGuesser(),
+    lambda: BombGuesser(p=1.0),
+    lambda: PolicyGuesser(GreedyAgent(), candidates=3),
+    lambda: PolicyGuesser(uniform_policy, candidates=3),
+]
+
+
+def random_point(setup: int, seed: int, steps: int) -> Game:
+    """A game of ``SETUPS[setup]`` after up to ``steps`` random actions (bids and moves)."""
+    rules, kw = SETUPS[setup]
+    rng = np.random.default_rng(seed)
+    game = Game(rules=rules, seed=seed, **kw)
+    for _ in range(steps):
+        if game.phase is Phase.BIDDING:
+            bids = game.legal_bids()
+            game.make_bid(bids[int(rng.integers(len(bids)))])
+        elif game.phase is Phase.PLAY:
+            moves = game.legal_moves()
+            game.play(moves[int(rng.integers(len(moves)))])
+        else:
+            break
+    return game
+
+
+def check_consistent(game: Game, seat: int, world: Game) -> None:
+    obs = game.observation(seat)
+    assert world.observation(seat) == obs                 # the seat cannot tell them apart
+    assert world.hands[seat] == game.hands[seat]
+    assert world.sizes == game.sizes
+    assert world.sizes == [bits_size(b) for b in world.hands]
+    assert world.played == game.played and world.history == game.history
+    assert world.phase is game.phase and world.to_act == game.to_act
+    assert (world.landlord, world.bid, world.bids, world.bombs) == \
+           (game.landlord, game.bid, game.bids, game.bombs)
+    assert (world.last_move, world.last_seat, world.passes) == (game.last_move, game.last_seat,
+                                                                game.passes)
+    assert world.kitty == game.kitty and world.rules == game.rules
+    assert world.players == game.players
+    if game.landlord is not None:                          # unplayed kitty cards stay put
+        left = _kitty_left(game.kitty.bits, game.played[game.landlord])
+        assert bits_contain(world.hands[game.landlord], left)
+    held = sum(world.hands) + sum(world.played)
+    if game.players == 3:
+        if game.phase is Phase.BIDDING:
+            held += world.deal.kitty
+        assert held == game.rules.deck                    # union of hands + played = deck
+    else:
+        assert bits_contain(game.rules.deck, held) and world.deal.kitty == 0
+    for s in range(game.players):                          # no seat holds more than the deck
+        assert bits_contain(game.rules.deck, world.hands[s])
+    if game.to_act == seat:                                # same hand, same options
+        assert world.legal_moves() == game.legal_moves() == list(obs.legal_moves)
+        assert world.legal_bids() == game.legal_bids()
+
+
+@settings(max_examples=60, deadline=None)
+@given(setup=st.integers(0, len(SETUPS) - 1), seed=st.integers(0, 2**32 - 1),
+       steps=st.integers(0, 80), seat=st.integers(0, 2), which=st.integers(0, len(GUESSERS) - 1),
+       sample_seed=st.integers(0, 2**32 - 1))
+def test_samples_are_consistent(setup, seed, steps, seat, which, sample_seed):
+    game = random_point(setup, seed, steps)
+    seat %= game.players
+    obs = game.observation(seat)
+    world = determinize(obs, rng=sample_seed, guesser=GUESSERS[which]())
+    check_consistent(game, seat, world)
+    again = determinize(obs, rng=sample_seed, guesser=GUESSERS[which]())
+    assert again.hands == world.hands and again.deal == world.deal      # same seed, same sample
+    # the world plays on to the end (random moves), and undoes back to the sampled point
+    rng = np.random.default_rng(sample_seed)
+    n = 0
+    while world.phase is not Phase.FINISHED:
+        if world.phase is Phase.BIDDING:
+            bids = world.legal_bids()
+            world.make_bid(bids[int(rng.integers(len(bids)))])
+            if world.redeals:
+                break
+        else:
+            moves = world.legal_moves()
+            world.play(moves[int(rng.integers(len(moves)))])
+        n += 1
+    if not world.redeals:
+        assert world.phase is Phase.FINISHED and sum(world.scores) == 0
+        for _ in range(n):
+            world.undo()
+        check_consistent(game, seat, world)
+
+
+@pytest.mark.parametrize("setup", range(len(SETUPS)))
+def test_samples_vary_and_cover_the_truth(setup):
+    """Uniform samples are not all the same deal; accuracy is a share."""
+    game = random_point(setup, 11, 12)
+    seat = (game.to_act or 0) % game.players
+    obs = game.observation(seat)
+    sizes = hidden_sizes(obs)
+    worlds = [determinize(obs, rng=i) for i in range(40)]
+    if sum(1 for n in sizes.values() if n) > 1:
+        assert len({w.deal for w in worlds}) > 1
+    assert 0 <= min(guess_accuracy(obs, game, w) for w in worlds) <= 1
+
+
+def test_known_kitty_cards_stay_with_the_landlord():
+    game = Game(Deal((Hand("33456789TJQKA2BR3").bits, Hand("3444555666777889T").bits,
+                      Hand("TTJJJQQQKKKAAA222").bits), Hand("899").bits), landlord=0)
+    game.play("9")                                        # one 9 of the kitty's 99 is gone
+    obs = game.observation(1)
+    assert known_cards(obs) == {0: Hand("89").bits}
+    assert REST not in hidden_sizes(obs) and hidden_sizes(obs) == {0: 17, 2: 17}
+    for i in range(20):
+        assert Hand("89") in determinize(obs, rng=i).hand(0)
+    assert known_cards(game.observation(0)) == {}          # the landlord knows its own hand
+
+
+def test_bomb_guesser_puts_the_rest_of_a_rank_with_the_other_opponent():
+    # seat 0 (the observer, landlord) holds no 5; seats 1 and 2 hold two 5s each, the
+    # kitty none. Seat 1 plays one 5: with p=1 the three unseen 5s all go to seat 2.
+    hands = (Hand("3344667788TT99JJQ"), Hand("55KKKAAA2223344QQ"), Hand("55667788TT99JJ2BR"))
+    kitty = Hand("QKA")
+    game = Game(Deal(tuple(h.bits for h in hands), kitty.bits), landlord=0)
+    game.play("4")
+    game.play("5")
+    obs = game.observation(0)
+    for i in range(20):
+        assert determinize(obs, rng=i, guesser=BombGuesser(p=1.0)).hand(2).count("5") == 3
+    counts = {determinize(obs, rng=i, guesser=BombGuesser(p=0.0)).hand(2).count("5")
+              for i in range(40)}
+    assert len(counts) > 1                                  # p=0: dealt uniformly
+    assert counts == {determinize(obs, rng=i).hand(2).count("5") for i in range(40)} | counts
+
+
+def test_policy_guesser_weights_the_true_deal_highest():
+    """Greedy agents played the game: under the greedy policy the true deal explains every
+    observed play, so no candidate is more likely."""
+    game = play_game(Game(rules=MINI, seed=5), [GreedyAgent()] * 3)
+    game.undo()                                             # a point before the end
+    for _ in range(3):
+        game.undo()
+    guesser = PolicyGuesser(GreedyAgent(), candidates=12, eps=0.1)
+    obs = game.observation(1)
+    true_hidden = {s: game.hands[s] - known_cards(obs).get(s, 0) for s in hidden_sizes(obs)}
+    top = guesser.log_likelihood(obs, true_hidden)
+    decisions = sum(1 for s, _ in obs.history if s != 1)
+    assert top <= 0 and top >= decisions * math.log(0.9) - 1e-9
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        other = UniformGuesser().guess(obs, rng)
+        assert guesser.log_likelihood(obs, other) <= top + 1e-9
+    w = determinize(obs, rng=3, guesser=guesser)
+    check_consistent(game, 1, w)
+    assert 1 <= guesser.ess <= 12
+
+
+def test_bad_guesses_are_refused():
+    game = random_point(0, 3, 5)
+    obs = game.observation(1)
+    good = UniformGuesser().guess(obs, np.random.default_rng(0))
+    with pytest.raises(DeterminizeError):
+        rebuild(obs, {k: v for k, v in good.items() if k != 2})
+    swapped = dict(good)
+    swapped[0], swapped[2] = good[2], good[0]
+    if bits_size(good[0]) != bits_size(good[2]):
+        with pytest.raises(DeterminizeError):
+            rebuild(obs, swapped)
+    wrong = dict(good)
+    wrong[2] = good[2] + 1 if (good[2] & 15) < 4 else good[2] - 1
+    with pytest.raises(DeterminizeError):
+        rebuild(obs, wrong)
+    with pytest.raises(DeterminizeError):
+        BombGuesser(p=1.5)
+
+
+def test_resume_equals_playing_the_moves():
+    game = random_point(1, 21, 30)
+    again = Game.resume(game.deal, game.history, game.bids, rules=STANDARD,
+                        first_bidder=game.bids[0][0] if game.bids else 0)
+    assert again.hands == game.hands and again.observation(0) == game.observation(0)
+    for _ in range(len(game.history)):
+        again.undo()
+        game.undo()
+        assert again.hands == game.hands and again.to_act == game.to_act

@@ -1,0 +1,198 @@
+"""MCTS agents: forced wins in hand-made endgames, reproducibility, budgets, components."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from ddzlab.agents import make_agent, play_game
+from ddzlab.agents.greedy import GreedyAgent
+from ddzlab.agents.mcts import (HalfSoloRollout, MCTSConfigError, side_won, split_filter)
+from ddzlab.cards import Hand
+from ddzlab.deals import Deal, generate_deals
+from ddzlab.determinize import hidden_sizes
+from ddzlab.game import Game, Phase
+from ddzlab.rules import MINI, STANDARD
+
+SEARCHERS = ["mcts", "ismcts"]
+COMPONENTS = [{}, {"rollout": "halfsolo"}, {"rollout": "greedy"}, {"moves": "split", "width": 3},
+              {"guesser": "bomb"}, {"guesser": "policy"}]
+
+
+def solve(game: Game, seat: int) -> bool:
+    """Perfect-information oracle: can ``seat``'s side force a win from here?"""
+    if game.phase is Phase.FINISHED:
+        return side_won(game, seat)
+    mine = (game.to_act == seat if game.landlord is None
+            else (game.to_act == game.landlord) == (seat == game.landlord))
+    results = []
+    for m in game.legal_moves():
+        game.push(m)
+        results.append(solve(game, seat))
+        game.undo()
+        if results[-1] == mine:            # our side found a win / theirs found a refutation
+            return mine
+    return not mine
+
+
+def winning_everywhere(game: Game, seat: int) -> set[str]:
+    """Moves of ``seat`` (to act) that force a win in every deal of the hidden cards the
+    opponent of a two-player game might hold (every hand of its size)."""
+    obs = game.observation(seat)
+    (other,) = [s for s in hidden_sizes(obs) if s >= 0]
+    pool = obs.unseen.ranks()
+    winners = None
+    for combo in set(itertools.combinations(pool, game.sizes[other])):
+        world = Game(Deal((game.hands[0], Hand.from_ranks(combo).bits) if seat == 0
+                          else (Hand.from_ranks(combo).bits, game.hands[1])),
+                     rules=game.rules, players=2)
+        ok = set()
+        for m in world.legal_moves():
+            world.push(m)
+            if solve(world, seat):
+                ok.add(str(m))
+            world.undo()
+        winners = ok if winners is None else winners & ok
+    return winners
+
+
+@pytest.mark.parametrize("hands, expect", [
+    (("KK3", "4"), {"KK"}),              # the pair first: a single K can be beaten
+    (("BR3", "5"), {"B", "R", "BR"}),    # anything unbeatable first, never the 3
+    (("QQQ4", "5"), {"4QQQ", "QQQ"}),    # one card cannot beat a trio: out at once or next
+])
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_finds_the_forced_win_with_hidden_cards(kind, hands, expect):
+    """1v1 endgames (seat 0 to lead, the opponent's card unknown among 50+ unseen): the
+    searcher must pick a move that wins whatever the opponent holds."""
+    game = Game(Deal((Hand(hands[0]).bits, Hand(hands[1]).bits)), players=2)
+    assert winning_everywhere(game, 0) == expect          # the oracle agrees with the comment
+    agent = make_agent(kind, seed=1, iterations=200)
+    assert str(agent.play(game.observation(0))) in expect
+
+
+def test_cheater_finds_forced_wins_in_three_player_endgames():
+    """Mini games played by greedy agents, stopped at the first position (10 cards or
+    fewer left) where the side to act can force a win but some moves lose: the cheater
+    (which sees all hands) must play a winning move."""
+    checked = 0
+    greedy = GreedyAgent()
+    for seed in range(40):
+        game = Game(rules=MINI, seed=seed)
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            if sum(game.sizes) <= 10 and len(game.legal_moves()) >= 2:
+                wins = []
+                for m in game.legal_moves():
+                    game.push(m)
+                    wins.append(solve(game, seat))
+                    game.undo()
+                if any(wins) and not all(wins):
+                    agent = make_agent("mcts_cheat", seed=seed, iterations=400)
+                    agent.see_all_hands(game)
+                    move = agent.play(game.observation(seat))
+                    assert wins[game.legal_moves().index(move)], (seed, str(move))
+                    checked += 1
+                    break
+            game.play(greedy.play(game.observation(seat)), seat)
+    assert checked >= 3
+
+
+def test_cheater_needs_the_hook():
+    game = Game(generate_deals(1, seed=3, rules=MINI)[0], rules=MINI)
+    agent = make_agent("mcts_cheat", seed=0, iterations=20)
+    with pytest.raises(MCTSConfigError, match="see_all_hands"):
+        agent.play(game.observation(0))
+    # play_game calls the hook: a whole game runs
+    done = play_game(game, [agent, make_agent("random", seed=1), make_agent("random", seed=2)])
+    assert done.phase is Phase.FINISHED
+
+
+@pytest.mark.parametrize("kind", SEARCHERS + ["mcts_cheat"])
+@pytest.mark.parametrize("rules", [MINI, STANDARD])
+def test_same_seed_same_move_and_exact_iterations(kind, rules):
+    game = Game(generate_deals(1, seed=7, rules=rules)[0], rules=rules, landlord=0)
+    game.play(game.legal_moves()[2])
+    obs = game.observation(1)
+    moves = []
+    for _ in range(2):
+        agent = make_agent(kind, seed=11, iterations=37)
+        if kind == "mcts_cheat":
+            agent.see_all_hands(game)
+        moves.append(agent.play(obs))
+        assert agent.last_iterations == 37
+        assert agent.last_simulations > 0
+    assert moves[0] == moves[1] and moves[0] in obs.legal_moves
+
+
+@pytest.mark.parametrize("kind", SEARCHERS)
+@pytest.mark.parametrize("opts", COMPONENTS)
+def test_every_component_plays_whole_games(kind, opts):
+    rules = MINI
+    agents = [make_agent(kind, seed=s, iterations=12, **opts) for s in range(3)]
+    game = play_game(Game(generate_deals(1, seed=5, rules=rules)[0], rules=rules), agents)
+    assert game.phase is Phase.FINISHED
+    assert all(a.last_iterations in (0, 12) for a in agents)
+
+
+class StepClock:
+    """A fake clock that advances one tick per reading."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.t += 1.0
+        return self.t
+
+
+@pytest.mark.parametrize("kind", SEARCHERS)
+def test_time_budget_reads_the_clock(kind):
+    """A budget of 10 ticks with a clock that ticks at every reading: the search stops after
+    about 10 readings, far below the iteration cap."""
+    game = Game(generate_deals(1, seed=2, rules=MINI)[0], rules=MINI)
+    clock = StepClock()
+    agent = make_agent(kind, seed=0, iterations=None, seconds=10, clock=clock, worlds=2) \
+        if kind == "mcts" else make_agent(kind, seed=0, iterations=None, seconds=10, clock=clock)
+    agent.play(game.observation(0))
+    assert 1 <= agent.last_iterations <= 10
+    assert clock.reads <= 16
+    capped = make_agent(kind, seed=0, iterations=3, seconds=1e9)
+    capped.play(game.observation(0))
+    assert capped.last_iterations == 3
+
+
+def test_bad_configs_are_refused():
+    for opts in ({"iterations": None}, {"iterations": 0}, {"seconds": -1}, {"moves": "some"},
+                 {"rollout": "smart"}, {"guesser": "psychic"}):
+        with pytest.raises(MCTSConfigError):
+            make_agent("mcts", **opts)
+    with pytest.raises(MCTSConfigError):
+        make_agent("mcts", worlds=0)
+
+
+def test_split_filter_keeps_the_best_split_moves_and_pass():
+    game = Game(generate_deals(1, seed=4)[0], landlord=0)
+    legal = game.legal_moves()
+    kept = split_filter(game, legal, 5)
+    assert 5 <= len(kept) < len(legal) and all(m in legal for m in kept)
+    game.play(kept[0])
+    follow = game.legal_moves()
+    if len(follow) > 4:
+        assert split_filter(game, follow, 3)[-1].is_pass
+
+
+def test_halfsolo_rollout_drops_half_of_the_solos():
+    """With many moves, the chance of a solo falls from k/n to (k - k//2)/(n - k//2)."""
+    import random
+    game = Game(generate_deals(1, seed=4)[0], landlord=0)
+    legal = game.legal_moves()
+    n, k = len(legal), sum(m.kind.name == "SOLO" for m in legal)
+    rng = random.Random(0)
+    policy = HalfSoloRollout(over=5)
+    draws = [policy.choose(game, legal, rng) for _ in range(4000)]
+    share = sum(m.kind.name == "SOLO" for m in draws) / len(draws)
+    expect = (k - k // 2) / (n - k // 2)
+    assert abs(share - expect) < 0.03 and abs(share - k / n) > 0.05

@@ -1,0 +1,133 @@
+"""ddzlab.plots: what the tournament figures hold (cells, intervals, colour bar, empty cells)."""
+from __future__ import annotations
+
+import io
+
+import matplotlib
+import numpy as np
+import pytest
+
+from ddzlab import plots
+from ddzlab.arena import seconds_per_move, tournament
+from ddzlab.errors import DdzError
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.container import ErrorbarContainer  # noqa: E402
+
+AGENTS = ["random", "smallest", "greedy"]
+
+
+@pytest.fixture(scope="module")
+def table():
+    return tournament(AGENTS, 4, progress=False, seed=1)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def cells(ax):
+    return [t for t in ax.texts if t.get_gid() == "cell-value"]
+
+
+def empty(ax):
+    return [p for p in ax.patches if p.get_gid() == "empty-cell"]
+
+
+def colorbars(fig):
+    return [a for a in fig.axes if a.get_label() == "<colorbar>"]
+
+
+@pytest.mark.parametrize("metric", ["WP", "ADP"])
+def test_heatmap_annotates_every_pair_and_hatches_the_rest(table, metric):
+    ax = plots.heatmap(table, metric)
+    assert len(cells(ax)) == 3 * 2 and len(empty(ax)) == 3          # the diagonal is empty
+    assert all(p.get_hatch() for p in empty(ax))
+    assert {(round(p.get_x() + 0.5), round(p.get_y() + 0.5)) for p in empty(ax)} == {(0, 0), (1, 1), (2, 2)}
+    row = table[(table.a == "greedy") & (table.b == "random") & (table.role == "combined")].iloc[0]
+    text = {(t.get_position()): t.get_text() for t in cells(ax)}[(0, 2)]   # column random, row greedy
+    fmt = "{:.2f}" if metric == "WP" else "{:+.2f}"
+    assert text == f"{fmt.format(row[metric])}\n[{fmt.format(row[metric + '_lo'])}, {fmt.format(row[metric + '_hi'])}]"
+    (bar,) = colorbars(ax.figure)
+    assert metric in bar.get_ylabel()
+    norm = ax.images[0].norm
+    assert norm.vcenter == (0.5 if metric == "WP" else 0.0)
+    assert norm.vmin == -norm.vmax if metric == "ADP" else (norm.vmin, norm.vmax) == (0.0, 1.0)
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == [plots.EMPTY_LABEL]
+    assert [t.get_text() for t in ax.get_yticklabels()] == AGENTS
+
+
+def test_a_missing_pair_is_an_empty_cell_not_a_value(table):
+    partial = table[~((table.a == "smallest") & (table.b == "greedy"))]
+    ax = plots.heatmap(partial, "WP", "landlord")
+    assert len(cells(ax)) == 5 and len(empty(ax)) == 4
+    assert np.ma.is_masked(ax.images[0].get_array()[1, 2])
+    assert not np.ma.is_masked(ax.images[0].get_array()[2, 1])
+
+
+def test_tournament_and_role_figures(table):
+    fig = plots.tournament_heatmaps(table)
+    wp, adp = [a for a in fig.axes if a.get_label() != "<colorbar>"]
+    assert len(cells(wp)) == len(cells(adp)) == 6 and len(colorbars(fig)) == 2
+    fig = plots.role_heatmaps(table, "ADP")
+    panels = [a for a in fig.axes if a.get_label() != "<colorbar>"]
+    assert [a.get_title() for a in panels] == [plots.ROLE_TITLES[r] for r in ("landlord", "farmers", "combined")]
+    assert len(colorbars(fig)) == 1 and all(len(cells(a)) == 6 for a in panels)
+    assert len({id(a.images[0].norm) for a in panels}) == 1                   # one colour scale
+
+
+def test_role_bars_start_at_zero_with_intervals(table):
+    fig = plots.role_bars(table, "greedy", "ADP")
+    (ax,) = fig.axes
+    assert len(ax.patches) == 3 * 2                                           # 3 roles x 2 opponents
+    low, high = ax.get_ylim()
+    assert low <= 0 <= high
+    assert all(b.get_y() == 0 for b in ax.patches)                            # bars start at 0
+    assert len(ax.containers) == 3 * 2 and [t.get_text() for t in ax.get_legend().get_texts()] == \
+        ["landlord", "farmers", "combined"]
+    rows = table[(table.a == "greedy") & (table.role == "farmers")].set_index("b")
+    errorbars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    segment = errorbars[1].lines[2][0].get_segments()[0]       # farmers' interval against random
+    assert [y for _, y in segment] == pytest.approx([rows.loc["random", "ADP_lo"], rows.loc["random", "ADP_hi"]])
+    with pytest.raises(DdzError, match="no rows for agent 'nobody'"):
+        plots.role_bars(table, "nobody")
+
+
+def test_bar_ci_includes_zero_even_for_values_far_from_it():
+    with plots.style():
+        fig, ax = plt.subplots()
+        plots.bar_ci(ax, ["a", "b"], [0.9, 0.95], [0.88, 0.9], [0.92, 0.99], reference=0.5)
+    assert ax.get_ylim()[0] <= 0 and ax.get_ylim()[1] >= 0.99
+    assert [line.get_ydata()[0] for line in ax.lines if line.get_linestyle() == "--"] == [0.5]
+    before = plt.rcParams["axes.spines.top"]
+    with plots.style():
+        assert plt.rcParams["axes.spines.top"] is False
+    assert plt.rcParams["axes.spines.top"] == before                 # undone after the block
+
+
+def test_time_per_move_bars(table):
+    ax = plots.time_per_move(table)
+    spm = seconds_per_move(table)
+    assert [t.get_text() for t in ax.get_yticklabels()] == AGENTS
+    assert [p.get_width() for p in ax.patches] == pytest.approx(list(spm * 1e3))
+    assert all(p.get_x() == 0 for p in ax.patches) and ax.get_xlim()[0] == 0
+    assert [t.get_text() for t in ax.texts] == [f" {v * 1e3:.3g} ms" for v in spm]
+
+
+def test_figures_are_deterministic(table):
+    def png(fig):
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        return buf.getvalue()
+    assert png(plots.tournament_heatmaps(table)) == png(plots.tournament_heatmaps(table))
+
+
+def test_bad_arguments(table):
+    with pytest.raises(DdzError, match="metric must be one of"):
+        plots.heatmap(table, "XP")
+    with pytest.raises(DdzError, match="role must be one of"):
+        plots.heatmap(table, "WP", "dealer")

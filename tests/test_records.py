@@ -1,0 +1,165 @@
+"""Game records: written by the arena and `ddzlab play`, read back by replaying every game;
+malformed or foreign records are refused with the line named."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from ddzlab.agents import make_agent
+from ddzlab.agents.base import Evaluating, last_evaluation
+from ddzlab.arena import duel_games
+from ddzlab.cli import main
+from ddzlab.game import Game
+from ddzlab.records import (FORMAT, VERSION, RecordError, RecordWriter, game_record, play_recorded,
+                            read_records, write_records)
+
+
+def _lines(path):
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def test_duel_record_replays_to_the_duel_rows(tmp_path):
+    path = tmp_path / "duel.jsonl"
+    games = duel_games("greedy", "random", 3, seed=4, progress=False, record=path)
+    header, recs = read_records(path, rules="standard")
+    assert header.agents == ("greedy", "random") and header.seed == 4 and header.source == "duel"
+    assert len(recs) == len(games) == 6
+    for rec, row in zip(recs, games.itertuples()):
+        assert rec.extra["deal_no"] == row.deal and (rec.extra["half"] == 0) == row.a_landlord
+        assert rec.landlord == 0 and rec.finished
+        assert (rec.winner == 0) == row.landlord_won
+        assert len(rec.moves) == row.moves and rec.bombs == row.bombs
+        a_seats = {0} if row.a_landlord else {1, 2}
+        assert rec.seats == tuple("greedy" if s in a_seats else "random" for s in range(3))
+        # the greedy agent explains every non-forced play, the random agent never does
+        evals = [(s, e) for s, _, e in rec.moves if e is not None]
+        assert evals and all(s in a_seats for s, _ in evals)
+        assert all("q" in e or e.get("finishes") for _, e in evals)
+        last = rec.states()[-1]
+        assert last.is_over and last.scores == rec.scores
+    # lines are numbered from the header (line 1)
+    assert [r.line for r in recs] == list(range(2, 8))
+
+
+def test_resumed_duel_appends_to_its_record_and_refuses_another(tmp_path):
+    rec, res = tmp_path / "r.jsonl", tmp_path / "r.csv"
+    duel_games("smallest", "random", 3, seed=1, progress=False, results=res, record=rec)
+    full = rec.read_text()
+    for path in (rec, res):           # as if interrupted after deal 1: drop deal 2's games
+        path.write_text("".join(path.read_text().splitlines(keepends=True)[:-2]))
+    duel_games("smallest", "random", 3, seed=1, progress=False, results=res, record=rec)
+    _, recs = read_records(rec)
+    assert sorted(r.extra["deal_no"] for r in recs) == [0, 0, 1, 1, 2, 2]
+    assert rec.read_text() == full
+    with pytest.raises(RecordError, match="holds another run .seed=1"):
+        RecordWriter(rec, rules="standard", agents=["smallest", "random"], seed=2, source="duel")
+    # without --results a duel starts its record afresh
+    duel_games("smallest", "random", 1, seed=1, progress=False, record=rec)
+    assert len(read_records(rec)[1]) == 2
+
+
+def test_bidding_game_record_with_evaluations():
+    agents = [make_agent("threshold_bidder", seed=0), make_agent("greedy"), make_agent("random", seed=1)]
+    game, evals = play_recorded(Game(seed=11), agents)
+    buf = io.StringIO()
+    write_records(buf, [game_record(game, ["tb", "greedy", "random"], evals)], rules="standard",
+                  agents=["tb", "greedy", "random"])
+    header, (rec,) = read_records(io.StringIO(buf.getvalue()))
+    assert [(s, b) for s, b, _ in rec.bids] == game.bids
+    assert rec.bids[0][2]["level"] in (0, 1, 2, 3)      # the bidder's score and level
+    assert all(e is None for s, _, e in rec.bids if s != 0)
+    assert rec.landlord == game.landlord and rec.scores == game.scores
+    assert rec.multiplier == game.multiplier and rec.bid == game.bid
+    assert rec.deal == game.deal and rec.n_actions == len(game.bids) + len(game.history)
+
+
+def test_evaluating_protocol_is_optional():
+    greedy, smallest = make_agent("greedy"), make_agent("smallest")
+    assert isinstance(greedy, Evaluating) and not isinstance(smallest, Evaluating)
+    assert last_evaluation(smallest) is None
+    game = Game(seed=2, landlord=0)
+    greedy.play(game.observation(0))
+    ev = last_evaluation(greedy)
+    assert ev["q"] == max(ev["top"].values())
+
+
+def _record_text(tmp_path):
+    path = tmp_path / "g.jsonl"
+    duel_games("greedy", "smallest", 1, seed=0, progress=False, record=path)
+    return path.read_text().splitlines()
+
+
+def _bad(tmp_path, lines, name="bad.jsonl"):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda h, g: (h, "{not json"), r"bad.jsonl:2: not valid JSON"),
+    (lambda h, g: (h, json.dumps({**g, "moves": g["moves"][:3] + [{"seat": 0, "move": "3Z"}]})),
+     r"bad.jsonl:2: move 3 .'3Z'.: unknown card symbol 'Z'"),
+    (lambda h, g: (h, json.dumps({**g, "moves": [{"seat": 1, "move": "3"}]})),
+     r"bad.jsonl:2: move 0 .'3'.: seat 1 cannot play now"),
+    (lambda h, g: (h, json.dumps({**g, "scores": [9, 9, 9]})), r"bad.jsonl:2: 'scores' is \[9, 9, 9\] but"),
+    (lambda h, g: (h, json.dumps({k: v for k, v in g.items() if k != "moves"})), r"lacks 'moves'"),
+    (lambda h, g: (h, json.dumps({**g, "seats": ["a"]})), r"'seats' must name 3 agents"),
+    (lambda h, g: ({**h, "version": VERSION + 1}, json.dumps(g)), r"bad.jsonl:1: record format version 2"),
+    (lambda h, g: ({**h, "format": "other"}, json.dumps(g)), r"bad.jsonl:1: not a ddzlab game record"),
+    (lambda h, g: ({**h, "rules": "chess"}, json.dumps(g)), r"bad.jsonl:1: unknown rule set 'chess'"),
+    (lambda h, g: ({**h, "rules": "mini"}, json.dumps(g)), r"bad.jsonl:2: deal: .*mini"),
+])
+def test_malformed_records_name_the_line(tmp_path, edit, problem):
+    header, game = (json.loads(x) for x in _record_text(tmp_path)[:2])
+    h, g = edit(header, game)
+    path = _bad(tmp_path, [json.dumps(h), g])
+    with pytest.raises(RecordError, match=problem):
+        read_records(path)
+    assert issubclass(RecordError, ValueError)
+
+
+def test_record_of_another_rule_set_is_refused(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text("\n".join(_record_text(tmp_path)) + "\n")
+    read_records(path, rules="standard")
+    with pytest.raises(RecordError, match="g.jsonl:1: a record of the standard rules, not homework"):
+        read_records(path, rules="homework")
+    with pytest.raises(RecordError, match="empty file"):
+        read_records(_bad(tmp_path, [""], "empty.jsonl"))
+    with pytest.raises(RecordError, match="no such record file"):
+        read_records(tmp_path / "missing.jsonl")
+
+
+def test_cli_duel_and_play_write_records(tmp_path, capsys):
+    duel_path = tmp_path / "d.jsonl"
+    assert main(["duel", "greedy", "random", "--deals", "2", "--quiet", "--record", str(duel_path)]) == 0
+    assert len(read_records(duel_path)[1]) == 4
+    play_path = tmp_path / "p.jsonl"
+    out = io.StringIO()
+    # a scripted human who passes the auction, then quits at the first move asked
+    code = main(["play", "--seed", "5", "--landlord", "1", "--record", str(play_path)],
+                stdin=io.StringIO("quit\n"), stdout=out)
+    assert code == 1 and "Game recorded" in out.getvalue()
+    header, (rec,) = read_records(play_path)
+    assert header.source == "play" and rec.seats[0] == "human" and not rec.finished
+    assert rec.extra["seed"] == 5 and rec.landlord == 1
+    assert _lines(play_path)[0]["format"] == FORMAT
+    # a second game is appended to the same file
+    main(["play", "--seed", "6", "--landlord", "1", "--record", str(play_path)],
+         stdin=io.StringIO("quit\n"), stdout=io.StringIO())
+    assert [r.extra["seed"] for r in read_records(play_path)[1]] == [5, 6]
+
+
+def test_tournament_record_names_each_pair(tmp_path):
+    from ddzlab.arena import tournament_games
+    path = tmp_path / "t.jsonl"
+    games = tournament_games(["greedy", "smallest", "random"], 1, seed=2, progress=False, record=path)
+    header, recs = read_records(path)
+    assert header.source == "tournament" and header.agents == ("greedy", "smallest", "random")
+    assert len(recs) == len(games) == 6 and [r.index for r in recs] == list(range(6))
+    for rec, row in zip(recs, games.itertuples()):
+        assert (rec.extra["a"], rec.extra["b"]) == (row.a, row.b)
+        assert rec.seats[0] == (row.a if row.a_landlord else row.b)
+        assert (rec.winner == 0) == row.landlord_won and len(rec.moves) == row.moves
