@@ -35,8 +35,8 @@ import pandas as pd
 
 from .agents.base import AgentSpec, make_agent
 from .agents.greedy import GreedyAgent
-from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, TIES, Decision, Learner, QTables, _load,
-                               choose, decide)
+from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
+                               QTables, _load, choose, decide)
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
 from .errors import ModelFileError
@@ -60,7 +60,7 @@ def svm_calls(bits: int) -> bool:
     key = tuple(SeedFeatures().row(hand))
     hit = _CALLS.get(key)
     if hit is None:
-        from .bidding.agents import seed_svm
+        from .bidding.models import seed_svm
         from .bidding.data import hands_frame
         hit = _CALLS[key] = bool(seed_svm().predict(hands_frame([hand]))[0] == 1)
     return hit
@@ -228,7 +228,7 @@ class TrainConfig:
     alpha: float = ALPHA
     gamma: float = GAMMA
     epsilon: float = EPSILON
-    rule: str = "standard"               # or "seed"
+    rule: str = "standard"               # or "seed", or "mc" (Monte Carlo returns)
     opponents: str = "self"              # self | split_random | greedy | mixed
     role_bug: bool = False
     tie: str = "random"                  # or "prior" (ddzlab's tie-break, not the seed's)
@@ -245,8 +245,8 @@ class TrainConfig:
             raise ValueError(f"rewards={self.rewards!r}; use one of {', '.join(REWARDS)}")
         if self.tie not in TIES:
             raise ValueError(f"tie={self.tie!r}; use one of {', '.join(TIES)}")
-        if self.rule not in ("standard", "seed"):
-            raise ValueError(f"rule={self.rule!r}; use 'standard' or 'seed'")
+        if self.rule not in RULES:
+            raise ValueError(f"rule={self.rule!r}; use one of {', '.join(RULES)}")
         if self.games < 0 or self.eval_every < 0 or self.eval_games < 1:
             raise ValueError("games and eval_every must be ≥ 0, eval_games ≥ 1")
         if not (0 < self.alpha <= 1 and 0 <= self.gamma <= 1 and 0 <= self.epsilon <= 1):
@@ -390,7 +390,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--eval-games", type=int, default=200)
     p.add_argument("--checkpoint-every", type=int, default=5000)
     p.add_argument("--opponents", default="self", choices=OPPONENTS)
-    p.add_argument("--rule", default="standard", choices=("standard", "seed"))
+    p.add_argument("--rule", default="standard", choices=RULES)
     p.add_argument("--tie", default="random", choices=TIES,
                    help="random: the seed's tie-break; prior: ddzlab's preference order")
     p.add_argument("--rewards", default="seed", choices=REWARDS)

@@ -171,6 +171,24 @@ def test_learner_step_and_bad_reward():
     assert t.lead_visits[5] == 1 and t.follow_visits[7] == 1
 
 
+def test_monte_carlo_rule_by_hand():
+    t = Q.QTables()
+    lr = Q.Learner(t, np.random.default_rng(0), alpha=0.5, gamma=0.9, epsilon=0.0, rule="mc")
+    t.lead[1, 1] = 2.0
+    lr.act(Q.Decision(Q.LEAD, 1, [1], None, ()))              # reward −1 (seed rewards)
+    lr.act(Q.Decision(Q.FOLLOW, 2, [0], None, ()))            # pass: −1 − 0.1 × 1
+    assert t.lead[1, 1] == 2.0                                  # nothing until the end
+    lr.finish(won=True)
+    assert t.follow[2, 0] == pytest.approx(0.5 * 40)
+    assert t.lead[1, 1] == pytest.approx(2 + 0.5 * (-1 + 0.9 * 40 - 2))
+    out = Q.Learner(t, np.random.default_rng(0), alpha=0.5, epsilon=0.0, rule="mc",
+                    rewards="outcome", gamma=1.0)
+    out.act(Q.Decision(Q.LEAD, 3, [1], None, ()))
+    out.act(Q.Decision(Q.LEAD, 4, [1], None, ()))
+    out.finish(won=False)
+    assert t.lead[3, 1] == t.lead[4, 1] == pytest.approx(-20.0)
+
+
 # -- training -------------------------------------------------------------------------
 def test_resume_equals_uninterrupted(tmp_path):
     cfg = T.TrainConfig(games=40, seed=7, opponents="mixed", eval_every=20, eval_games=3)

@@ -643,6 +643,9 @@ _LEAD_ORDER = tuple(LEAD_PRIOR.index(a) for a in range(N_LEAD_ACTIONS))
 _FOLLOW_ORDER = tuple(FOLLOW_PRIOR.index(a) for a in range(N_FOLLOW_ACTIONS))
 _PARTNER_ORDER = tuple(PARTNER_PRIOR.index(a) for a in range(N_FOLLOW_ACTIONS))
 TIES = ("random", "prior")
+#: "standard" Q-learning, the "seed"'s variant, or "mc": every decision of a game moves
+#: toward its discounted return (no bootstrapping, so no overestimation from max Q′)
+RULES = ("standard", "seed", "mc")
 #: "seed": −1 per decision, −1 − 0.1 n for a "bad" action, ±40 at the end;
 #: "outcome": only the ±40 at the end (with γ = 1, Q estimates the chance of winning)
 REWARDS = ("seed", "outcome")
@@ -688,7 +691,7 @@ def q_update(q: np.ndarray, state: int, action: int, reward: float, target_max: 
     elif rule == "seed":
         new = old + alpha * (reward + gamma * (target_max - old))
     else:
-        raise ValueError(f"update rule {rule!r}: use 'standard' or 'seed'")
+        raise ValueError(f"update rule {rule!r}: with a next state use 'standard' or 'seed'")
     q[state, action] = new
 
 
@@ -698,21 +701,22 @@ class Learner:
     seed's shaped rewards or the outcome alone (`REWARDS`)."""
 
     __slots__ = ("tables", "alpha", "gamma", "epsilon", "rule", "rng", "pending", "prior",
-                 "shaped")
+                 "shaped", "episode")
 
     def __init__(self, tables: QTables, rng: np.random.Generator, alpha: float = ALPHA,
                  gamma: float = GAMMA, epsilon: float = EPSILON, rule: str = "standard",
                  tie: str = "random", rewards: str = "seed") -> None:
         if rewards not in REWARDS:
             raise ValueError(f"rewards={rewards!r}: use 'seed' or 'outcome'")
-        if rule not in ("standard", "seed"):
-            raise ValueError(f"update rule {rule!r}: use 'standard' or 'seed'")
+        if rule not in RULES:
+            raise ValueError(f"update rule {rule!r}: use one of {', '.join(RULES)}")
         if tie not in TIES:
             raise ValueError(f"tie={tie!r}: use 'random' or 'prior'")
         self.tables, self.rng = tables, rng
         self.alpha, self.gamma, self.epsilon, self.rule = alpha, gamma, epsilon, rule
         self.prior = tie == "prior"
         self.shaped = rewards == "seed"
+        self.episode: list[tuple[int, int, int, float]] = []
         self.pending: Optional[tuple[int, int, int, float]] = None
 
     def act(self, d: Decision) -> int:
@@ -720,9 +724,12 @@ class Learner:
         q = t.table(d.table)
         row = q[d.state]
         if self.pending is not None:
-            pt, ps, pa, pr = self.pending
-            q_update(t.table(pt), ps, pa, pr, float(row[d.actions].max()), self.alpha,
-                     self.gamma, self.rule)
+            if self.rule == "mc":
+                self.episode.append(self.pending)
+            else:
+                pt, ps, pa, pr = self.pending
+                q_update(t.table(pt), ps, pa, pr, float(row[d.actions].max()), self.alpha,
+                         self.gamma, self.rule)
         a = choose(row, d.actions, self.epsilon, self.rng, d.order if self.prior else None)
         t.visits(d.table)[d.state] += 1
         r = bad_reward(d.table, a, len(d.actions)) if self.shaped else 0.0
@@ -730,11 +737,21 @@ class Learner:
         return a
 
     def finish(self, won: bool) -> None:
-        if self.pending is not None:
-            pt, ps, pa, _ = self.pending
-            q_update(self.tables.table(pt), ps, pa, WIN_REWARD if won else -WIN_REWARD, None,
-                     self.alpha, self.gamma, self.rule)
-            self.pending = None
+        """The end of the game: the last decision (every decision, for ``rule="mc"``)
+        moves toward the final reward (for "mc" the discounted return from it)."""
+        if self.pending is None:
+            return
+        final = WIN_REWARD if won else -WIN_REWARD
+        if self.rule == "mc":
+            ret = final
+            for pt, ps, pa, pr in reversed(self.episode):
+                ret = pr + self.gamma * ret
+                q_update(self.tables.table(pt), ps, pa, ret, None, self.alpha)
+            self.episode = []
+        pt, ps, pa, _ = self.pending
+        q_update(self.tables.table(pt), ps, pa, final, None, self.alpha, self.gamma,
+                 "standard" if self.rule == "mc" else self.rule)
+        self.pending = None
 
 
 # -- agents ---------------------------------------------------------------------------
