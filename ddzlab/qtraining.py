@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from .agents.base import AgentSpec, make_agent
+from .agents.base import AgentSpec, make_agent, register_trainer
 from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
                                QTables, _load, choose, decide)
@@ -378,6 +378,7 @@ def train(config: TrainConfig, out: Union[str, Path, None] = None, resume: bool 
 
 
 # -- command line ---------------------------------------------------------------------
+@register_trainer("qlearning")
 def main(argv: list[str]) -> int:
     """``ddzlab train qlearning``: train (or resume) a Q-table and save it."""
     p = argparse.ArgumentParser(prog="ddzlab train qlearning",

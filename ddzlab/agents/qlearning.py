@@ -55,7 +55,7 @@ from ..errors import ModelFileError
 from ..game import Observation
 from ..moves import PASS, Move, detect, generator
 from ..rules import STANDARD, Kind
-from .base import register_agent, register_trainer
+from .base import register_agent
 from .smallest import SmallestAgent
 
 # -- sizes ----------------------------------------------------------------------------
@@ -84,8 +84,9 @@ STEP_REWARD, WIN_REWARD = -1.0, 40.0
 FORMAT_TAG = "ddzlab-qlearning"
 FORMAT_VERSION = 1
 DEFAULT_TABLE = DATA_DIR / "qlearning" / "qtable.npz"
-TRAIN_COMMAND = ("ddzlab train qlearning --games 100000 --seed 0 --opponents mixed "
-                 f"--out {DEFAULT_TABLE.relative_to(DATA_DIR.parent)}")
+TRAIN_COMMAND = ("ddzlab train qlearning --games 10000 --seed 0 --opponents split_random "
+                 "--tie prior --q-init -40 --rewards outcome --rule mc --gamma 1 --alpha 0.1 "
+                 f"--epsilon 0.05 --out {DEFAULT_TABLE.relative_to(DATA_DIR.parent)}")
 
 LEAD, FOLLOW = 0, 1
 _PLAIN = (Kind.SOLO, Kind.PAIR, Kind.TRIO, Kind.BOMB, Kind.SOLO_CHAIN, Kind.PAIR_CHAIN,
@@ -798,12 +799,6 @@ class SplitRandomAgent(SmallestAgent):
     def play(self, obs: Observation) -> Move:
         d = decide_obs(obs)
         return d.move(d.actions[int(self.rng.random() * len(d.actions))])
-
-
-@register_trainer("qlearning")
-def _train_qlearning(argv: list[str]) -> int:
-    from ..qtraining import main          # training drives games and the bidding SVM
-    return main(argv)
 
 
 __all__ = ["QLearningAgent", "SplitRandomAgent", "QTables", "Learner", "Decision", "decide",
