@@ -5,7 +5,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup report report-full lint test bench clean
+.PHONY: setup report report-full lint test bench clean browser screenshot
+CHROMIUM ?= /usr/bin/chromium
 
 setup: $(STAMP)
 
@@ -28,7 +29,17 @@ lint: setup
 	$(BIN)/lint-imports
 
 test: setup lint
-	DDZLAB_SCALE=test MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
+	@test -x $(CHROMIUM) || echo "NOTE: no Chromium at $(CHROMIUM): the browser test will fail; run 'make browser' (apt-get install -y chromium, as root)"
+	DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
+
+# the Chromium that tests/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
+browser:
+	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; } || \
+	  { echo "could not install Chromium: run 'sudo apt-get install -y chromium'"; exit 1; }
+
+# figures/00_hand_inspector.png: the browser test at report scale (needs Chromium)
+screenshot: setup browser
+	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/test_widgets_browser.py
 
 bench: setup
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

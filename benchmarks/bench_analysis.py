@@ -3,11 +3,18 @@
 Prints medians and maxima against the issue's targets, and the endgame solver against the
 PyPI package ``doudizhu-resolver`` (if installed) on the same 1v1 positions. Each search
 starts cold (hand power) or with only ddzlab's per-rule-set tables warm (A*, DFS).
-Run: ``python benchmarks/bench_analysis.py [--hands 300] [--positions 6] [--puzzle]``.
+
+Timing follows `_common`: CPU time of this process (``--wall`` for wall time), the garbage
+collector collected before each series and off during it. In the endgame comparison both
+solvers start every position without their result memo (the peer's ``clear_cache()``;
+ddzlab's memo lives in one call), the collector is off for both, and ddzlab is timed twice:
+with its move tables warm, and with them rebuilt before each position (``cold``).
+Run: ``python benchmarks/bench_analysis.py [--hands 300] [--positions 6] [--puzzle] [--wall]``.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
 
@@ -15,17 +22,32 @@ import numpy as np
 from _common import distinct_hands
 
 from ddzlab.cards import RANK_CHARS, RB, RR, Hand
+from ddzlab.moves import generator
 from ddzlab.rules import HOMEWORK, STANDARD
 from ddzlab.analysis import best_score, hand_power, min_plays, solve_endgame
 
+#: the clock of every measurement (set from ``--wall`` in `main`)
+CLOCK = time.process_time
+
 
 def timed(fn, items) -> list[float]:
+    """Seconds of ``fn(x)`` for each item; GC collected first and off during the series."""
     out = []
-    for x in items:
-        t = time.perf_counter()
-        fn(x)
-        out.append(time.perf_counter() - t)
+    gc.collect()
+    gc.disable()
+    try:
+        for x in items:
+            t = CLOCK()
+            fn(x)
+            out.append(CLOCK() - t)
+    finally:
+        gc.enable()
     return out
+
+
+def once(fn) -> float:
+    """Seconds of one call of ``fn`` (GC collected first and off during the call)."""
+    return timed(lambda _: fn(), [None])[0]
 
 
 def report(name: str, times: list[float], median_target: float | None, max_target: float | None):
@@ -62,28 +84,31 @@ def endgame_bench(positions: int, puzzle: bool) -> None:
         peer = None
         print("doudizhu-resolver not installed: `pip install doudizhu-resolver` to compare")
     for sizes in ((3, 3), (4, 4)) + (((10, 3),) if puzzle else ()):
-        ours, theirs, agree = [], [], 0
+        ours, ours_cold, theirs, agree = [], [], [], 0
         for i in range(positions if sizes != (10, 3) else 1):
             if sizes == (10, 3):   # the package README's puzzle
                 a, b = Hand("2QQTT77553"), Hand("AA9")
             else:
                 cards = rng.choice(deck, sum(sizes), replace=False).tolist()
                 a, b = Hand.from_ranks(cards[:sizes[0]]), Hand.from_ranks(cards[sizes[0]:])
-            t = time.perf_counter()
-            win = solve_endgame([a, b]).winner == 0
-            ours.append(time.perf_counter() - t)
+            win = solve_endgame([a, b]).winner == 0      # untimed: fills the move tables
+            ours.append(once(lambda: solve_endgame([a, b])))
+            generator.cache_clear()
+            ours_cold.append(once(lambda: solve_endgame([a, b])))
             if peer is not None:
                 peer.clear_cache()
-                t = time.perf_counter()
-                theirs_win = peer.is_winable(resolver_cards(a), resolver_cards(b))
-                theirs.append(time.perf_counter() - t)
-                agree += theirs_win == win
+                got = []
+                theirs.append(once(lambda: got.append(peer.is_winable(resolver_cards(a), resolver_cards(b)))))
+                agree += got[0] == win
         line = f"endgame 1v1 {sizes[0]} vs {sizes[1]} cards ({len(ours)} positions): " \
-               f"ddzlab median {statistics.median(ours) * 1e3:.2f} ms"
+               f"ddzlab median {statistics.median(ours) * 1e3:.2f} ms (move tables rebuilt: " \
+               f"{statistics.median(ours_cold) * 1e3:.2f} ms)"
         if theirs:
             ratio = statistics.median(theirs) / statistics.median(ours)
+            cold = statistics.median(theirs) / statistics.median(ours_cold)
             line += (f", doudizhu-resolver median {statistics.median(theirs) * 1e3:.0f} ms "
-                     f"({ratio:,.0f}x slower), same winner {agree}/{len(ours)}")
+                     f"({ratio:,.0f}x slower; {cold:,.0f}x against rebuilt tables), "
+                     f"same winner {agree}/{len(ours)}")
         print(line)
 
 
@@ -93,22 +118,22 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=6)
     parser.add_argument("--puzzle", action="store_true",
                         help="also time the package README's 10-vs-3 puzzle (~80 s for the peer)")
+    parser.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.perf_counter if args.wall else time.process_time
     deck = Hand.from_bits(STANDARD.deck)
 
-    t = time.perf_counter()
-    min_plays(deck, STANDARD)
-    print(f"{'min_plays whole 54-card deck, cold tables':44s} {1e3 * (time.perf_counter() - t):8.1f} ms"
-          "   target 1000 ms")
+    seconds = once(lambda: min_plays(deck, STANDARD))
+    print(f"{'min_plays whole 54-card deck, cold tables':44s} {1e3 * seconds:8.1f} ms   target 1000 ms")
     hands = distinct_hands(args.hands, 20, seed=20)
     report("min_plays 20-card standard (strong h)", timed(lambda h: min_plays(h, STANDARD), hands),
            5, 200)
     for h in ("ceil", "zero"):
         report(f"min_plays 20-card standard ({h} h)",
                timed(lambda x: min_plays(x, STANDARD, h), hands), None, None)
-    t = time.perf_counter()
-    min_plays(deck, STANDARD)
-    print(f"{'min_plays whole 54-card deck, warm tables':44s} {1e3 * (time.perf_counter() - t):8.1f} ms")
+    seconds = once(lambda: min_plays(deck, STANDARD))
+    print(f"{'min_plays whole 54-card deck, warm tables':44s} {1e3 * seconds:8.1f} ms")
     hw = distinct_hands(max(args.hands // 3, 20), 20, seed=21, rules=HOMEWORK)
     report("best_score 20-card homework", timed(lambda h: best_score(h, HOMEWORK), hw), 50, None)
     for n in (30, 40, 54):

@@ -5,7 +5,7 @@
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
                 [--record FILE]
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
-                      [--results FILE] [--out table.csv]
+                      [--results FILE] [--out table.csv] [--record FILE]
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
@@ -391,7 +391,8 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("args", nargs=argparse.REMAINDER)
     st.set_defaults(func=cmd_train)
 
-    sr = sub.add_parser("report", help="execute the numbered notebooks (figures/ and executed/)")
+    sr = sub.add_parser("report", help="execute the numbered notebooks; write figures/, report/index.html "
+                                       "and (quick scale) data/results.json + the README's results block")
     sr.add_argument("--full", action="store_true", help="paper scale (DDZLAB_SCALE=full)")
     sr.add_argument("--only", nargs="+", action="extend", metavar="NN", help="run only these notebook numbers")
     sr.set_defaults(func=cmd_report)

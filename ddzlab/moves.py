@@ -30,7 +30,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Optional, Sequence, Union
 
-from .cards import (LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
+from .cards import (GUARD_BITS, LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
                     format_bits, unpack)
 from .errors import IllegalCombinationError, RulesError
 from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules
@@ -145,6 +145,15 @@ def _kicker_sets(pool: list[tuple[int, int]], k: int, width: int) -> list[int]:
     return out
 
 
+#: the ranks whose flag bit (bit 4r) is set, for ranks 0..7 and 8..14 (two lookups and a
+#: concatenation instead of a scan of 15 ranks)
+_LO_MASK, _HI_SHIFT = (1 << 32) - 1, 32
+_RANKS_LO = {sum(1 << (4 * r) for r in rs): rs
+             for m in range(256) for rs in [tuple(r for r in range(8) if m >> r & 1)]}
+_RANKS_HI = {sum(1 << (4 * (r - 8)) for r in rs): rs
+             for m in range(128) for rs in [tuple(r for r in range(8, N_RANKS) if m >> (r - 8) & 1)]}
+
+
 def _three_solos(pool: list[int], c: list[int]) -> list[int]:
     """`_kicker_sets` of three solo kickers (a rank at most ``c[r]`` times, up to all
     three), in the same order, without the recursion: the three-trio plane's hot path."""
@@ -218,14 +227,18 @@ class MoveGenerator:
         self.unit_tables = {w: next((t for _, kw, t in self.units if kw == w), None) for w in (1, 2, 3, 4)}
         self.run_chains = {w: [(spec, self._run_table(spec, table)) for spec, table in self.chains
                                if spec.width == w] for w in (1, 2, 3, 4)}
+        #: per width 1..4: chain-rank flags -> chains (`_chain_part`)
+        self.chain_cache: list[dict[int, list[Move]]] = [{} for _ in range(5)]
         #: per width 1..4: rank flags -> (moves without kickers, ranks), see `_lead_entry`
         self.lead_cache: list[dict[int, tuple[list[Move], tuple[int, ...]]]] = [{} for _ in range(5)]
+        self.lead_dicts = tuple(self.lead_cache[1:])
         self.unit_attach = []
         self.chain_attach = []
         for a, base in self.attachments:
             k = a.per_unit
             if a.base in (Kind.TRIO, Kind.BOMB) and k in (1, 2):
-                self.unit_attach.append((base[0], a.kicker_width, k, self._unit_table(a, base[0])))
+                # rows of table[t] are built on first use (`_unit_row`)
+                self.unit_attach.append((base[0], a.kicker_width, k, [None] * N_RANKS, a))
             else:
                 self.chain_attach.append((a, base))
 
@@ -238,23 +251,19 @@ class MoveGenerator:
                               for i in range(n - m + 1) if (m, s + i * spec.step) in table]
         return runs
 
-    def _unit_table(self, a: AttachSpec, width: int) -> list:
-        """table[t][r] (one kicker) or table[t][r][s], r <= s (two), of precomputed moves."""
+    def _unit_row(self, a: AttachSpec, width: int, t: int) -> list:
+        """row[r] (one kicker) or row[r][s], r <= s (two), of the moves of ``a`` on the trio
+        or quad of rank ``t`` (built on first use: most quads never occur in a session)."""
         deck = unpack(self.rules.deck)
-        table: list = [None] * N_RANKS
-        for t in self.deck_ranks:
-            if deck[t] < width:
-                continue
-            main = width << (4 * t)
-            if a.per_unit == 1:
-                table[t] = [Move(a.kind, t, 1, main + (a.kicker_width << (4 * r)))
-                            if r != t and deck[r] >= a.kicker_width else None for r in range(N_RANKS)]
-            else:
-                table[t] = [[Move(a.kind, t, 1, main + (a.kicker_width << (4 * r))
-                                  + (a.kicker_width << (4 * s)))
-                             if t not in (r, s) and (r < s or a.kicker_width == 1 and deck[r] >= 2)
-                             else None for s in range(N_RANKS)] for r in range(N_RANKS)]
-        return table
+        main = width << (4 * t)
+        kw = a.kicker_width
+        if a.per_unit == 1:
+            return [Move(a.kind, t, 1, main + (kw << (4 * r))) if r != t and deck[r] >= kw else None
+                    for r in range(N_RANKS)]
+        return [[Move(a.kind, t, 1, main + (kw << (4 * r)) + (kw << (4 * s)))
+                 if t not in (r, s) and deck[r] >= kw and deck[s] >= kw
+                 and (r < s or kw == 1 and deck[r] >= 2) else None
+                 for s in range(N_RANKS)] for r in range(N_RANKS)]
 
     def _pair_rows(self, a: AttachSpec, s: int, n: int) -> list:
         """rows[r][q], r <= q: the move of attachment ``a`` on the main part of ``n`` units
@@ -406,13 +415,32 @@ class MoveGenerator:
         """(moves without kickers made of ``width`` copies per rank, the ranks) for the ranks
         whose flag bit is set; cached by flags (callers must not mutate the list).
 
+        The units come from one table per width, the chains from a second cache keyed by the
+        flags of the chain ranks alone (at most 2**12 patterns, so it fills fast).
+        """
+        ranks = _RANKS_LO[flags & _LO_MASK] + _RANKS_HI[flags >> _HI_SHIFT]
+        unit = self.unit_tables[width]
+        out = [unit[r] for r in ranks] if unit is not None else []
+        if self.run_chains[width]:
+            key = flags & self.chain_flags
+            chains = self.chain_cache[width].get(key)
+            if chains is None:
+                chains = self._chain_part(width, key)
+            out += chains
+        if width == 1 and self.rocket is not None and flags >> (4 * RB) & 1 and flags >> (4 * RR) & 1:
+            out.append(self.rocket)
+        entry = self.lead_cache[width][flags] = (out, ranks)
+        return entry
+
+    def _chain_part(self, width: int, flags: int) -> list[Move]:
+        """Every chain of ``width`` copies per rank over the chain ranks with ``flags``.
+
         Chains are assembled from maximal runs of flagged ranks: every chain lies in
         exactly one run, and the chains inside a run depend only on where it starts and
         how long it is (`run_chains`).
         """
-        ranks = tuple(r for r in range(N_RANKS) if flags >> (4 * r) & 1)
-        unit = self.unit_tables[width]
-        out = [unit[r] for r in ranks] if unit is not None else []
+        ranks = _RANKS_LO[flags & _LO_MASK] + _RANKS_HI[flags >> _HI_SHIFT]
+        out: list[Move] = []
         ok = self.is_chain_rank
         for spec, runs in self.run_chains[width]:
             step = spec.step
@@ -424,10 +452,8 @@ class MoveGenerator:
                     n, r = n + 1, r + step
                 if n >= spec.min_len:
                     out += runs[s, n]
-        if width == 1 and self.rocket is not None and flags >> (4 * RB) & 1 and flags >> (4 * RR) & 1:
-            out.append(self.rocket)
-        entry = self.lead_cache[width][flags] = (out, ranks)
-        return entry
+        self.chain_cache[width][flags] = out
+        return out
 
     def leading(self, bits: int) -> list[Move]:
         """Every leading move of a packed hand (equal as a set to ``collect(unpack(bits))``).
@@ -440,7 +466,7 @@ class MoveGenerator:
         f2 = (bits >> 1 | bits >> 2) & LOW_BITS        # ranks holding at least 2 cards
         f1 = bits & LOW_BITS | f2                        # ... at least 1
         f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS  # ... at least 3
-        c1, c2, c3, c4 = self.lead_cache[1:]
+        c1, c2, c3, c4 = self.lead_dicts
         e1 = c1.get(f1) or self._lead_entry(1, f1)
         e2 = c2.get(f2) or self._lead_entry(2, f2)
         out = e1[0] + e2[0]
@@ -455,13 +481,15 @@ class MoveGenerator:
             ranks = (None, e1[1], e2[1], e3[1], e4[1])
         else:
             ranks = (None, e1[1], e2[1], e3[1], ())
-        for base_width, kicker_width, k, table in self.unit_attach:
+        for base_width, kicker_width, k, table, a in self.unit_attach:
             bases = ranks[base_width]
             if not bases:
                 continue
             pool = ranks[kicker_width]
             for t in bases:
                 row = table[t]
+                if row is None:
+                    row = table[t] = self._unit_row(a, base_width, t)
                 if k == 1:
                     out += [row[r] for r in pool if r != t]
                     continue
@@ -531,9 +559,14 @@ def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
                 to_beat: Optional[Move] = None) -> list[Move]:
     """Every move ``hand`` can lead (``to_beat`` None or pass), or every move that beats
     ``to_beat`` followed by `PASS`."""
-    bits = hand_bits(hand, rules)
+    if type(hand) is Hand:          # the common case, checked inline (this is a hot path)
+        bits = hand.bits
+        if ((rules.deck | GUARD_BITS) - bits) & GUARD_BITS != GUARD_BITS:
+            rules.check_hand(bits)      # raises `RulesError` naming the extra cards
+    else:
+        bits = hand_bits(hand, rules)
     gen = generator(rules)
-    if to_beat is None or to_beat.kind == Kind.PASS:
+    if to_beat is None or to_beat.kind is Kind.PASS:
         return gen.leading(bits)
     if to_beat.kind not in rules.kinds:
         raise RulesError(f"{to_beat!r} is not a combination of the {rules.name} rules")

@@ -153,8 +153,10 @@ def heatmap(table: pd.DataFrame, metric: str = "WP", role: str = "combined", *, 
                 continue
             shade = norm(value[i, j])
             ink = "white" if abs(shade - 0.5) > 0.3 else "black"
-            ax.text(j, i, f"{_fmt(metric, value[i, j])}\n[{_fmt(metric, lo[i, j])}, {_fmt(metric, hi[i, j])}]",
-                    ha="center", va="center", color=ink, fontsize=8.5, gid="cell-value")
+            text = _fmt(metric, value[i, j])
+            if np.isfinite(lo[i, j]) and np.isfinite(hi[i, j]):      # (no interval from one deal)
+                text += f"\n[{_fmt(metric, lo[i, j])}, {_fmt(metric, hi[i, j])}]"
+            ax.text(j, i, text, ha="center", va="center", color=ink, fontsize=8.5, gid="cell-value")
     ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
     ax.set_yticks(range(len(agents)), agents)
     ax.set_xlabel("opponent (B)")
@@ -246,6 +248,78 @@ def time_per_move(table: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
     return ax
 
 
+
+# -- MCTS study (notebook 05) -----------------------------------------------------------------
+def wp_points(df, label: str = "config", group: Optional[str] = None, ax=None, title: str = ""):
+    """WP with its 95% interval per row of ``df`` (columns ``label``, WP, WP_lo, WP_hi and
+    optionally ``group``), as points with error bars on a 0..1 axis with the 0.5 line."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 0.35 * len(df) + 1.2))
+    groups = [None] if group is None else list(dict.fromkeys(df[group]))
+    n = len(df)
+    y = 0
+    ticks, labels = [], []
+    for gi, g in enumerate(groups):
+        part = df if g is None else df[df[group] == g]
+        ys = [n - 1 - (y + i) for i in range(len(part))]
+        ax.errorbar(part.WP, ys, xerr=[part.WP - part.WP_lo, part.WP_hi - part.WP], fmt="o",
+                    capsize=3, color=f"C{gi}", label=None if g is None else str(g))
+        ticks += ys
+        labels += [str(v) for v in part[label]]
+        y += len(part)
+    ax.axvline(0.5, color="0.5", lw=1, ls="--")
+    ax.set_xlim(0, 1)
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(labels)
+    ax.set_xlabel("WP against the fixed opponent (95% CI)")
+    if title:
+        ax.set_title(title)
+    if group is not None:
+        ax.legend(loc="lower right")
+    return ax
+
+
+def wp_lines(df, x: str, hue: Optional[str] = None, ax=None, title: str = "",
+             logx: bool = True, ylim: tuple = (0, 1)):
+    """WP against ``x`` (one line per ``hue``) with its 95% interval as a band."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.6))
+    for i, (name, part) in enumerate([(None, df)] if hue is None else df.groupby(hue, sort=False)):
+        part = part.sort_values(x)
+        ax.plot(part[x], part.WP, "o-", color=f"C{i}", label=None if name is None else str(name))
+        ax.fill_between(part[x], part.WP_lo, part.WP_hi, color=f"C{i}", alpha=0.2, lw=0)
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.axhline(0.5, color="0.5", lw=1, ls="--")
+    ax.set_ylim(*ylim)
+    ax.set_xlabel(x)
+    ax.set_ylabel("WP (95% CI)")
+    if title:
+        ax.set_title(title)
+    if hue is not None:
+        ax.legend()
+    return ax
+
+
+def accuracy_curves(df, ax=None, title: str = ""):
+    """Guess accuracy (share of hidden cards placed right) against the share of the game
+    played, one line per guesser, with 95% intervals (columns guesser, progress, mean, lo, hi)."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.6))
+    for i, (name, part) in enumerate(df.groupby("guesser", sort=False)):
+        part = part.sort_values("progress")
+        ax.plot(part.progress, part["mean"], "o-", color=f"C{i}", label=str(name))
+        ax.fill_between(part.progress, part.lo, part.hi, color=f"C{i}", alpha=0.2, lw=0)
+    ax.set_ylim(0, 1)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of the cards played so far")
+    ax.set_ylabel("hidden cards placed right")
+    if title:
+        ax.set_title(title)
+    ax.legend()
+    return ax
+
+
 # -- Q-learning training (notebook 04) -------------------------------------------------
 def training_curves(history: pd.DataFrame, label: str = "") -> Figure:
     """WP and ADP against games trained, by role, with their 95% bands: the rows of
@@ -310,4 +384,5 @@ def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "va
 
 
 __all__ = ["style", "use_style", "bar_ci", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
-           "time_per_move", "CMAP", "training_curves", "coverage_curves", "runs_strip"]
+           "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
+           "coverage_curves", "runs_strip"]

@@ -42,6 +42,7 @@ import ipywidgets as W
 
 from .agents.base import agent_name, available_agents, last_evaluation, make_agent
 from .analysis import best_score, hand_power, hints, min_plays
+from .analysis._core import check_move
 from .cards import N_RANKS, RANK_CHARS, Hand, bits_contain, bits_size, pack, parse_counts, unpack
 from .deals import as_rng
 from .errors import DdzError, RulesError
@@ -50,12 +51,14 @@ from .moves import Move, legal_moves, parse_move
 from .records import GameRecord, read_records
 from .rules import RULESETS, Kind, Rules, get_rules
 
+ALL = "all"          # the "every kind" / "every seat" choice of a dropdown (None shows blank)
 BUSY = '<span class="ddz-busy">⏳ computing…</span>'
 _CSS = ("<style>.ddz-c{display:inline-block;min-width:1.3em;padding:2px 3px;margin:1px;"
         "border:1px solid #888;border-radius:4px;background:#fff;text-align:center;"
         "font-family:monospace;font-weight:bold}.ddz-red{color:#c0392b}"
         ".ddz-error{color:#c0392b;font-weight:bold}.ddz-kind{color:#666;font-size:85%;margin-left:4px}"
-        ".ddz-note{color:#666;font-size:90%}</style>")
+        ".ddz-note{color:#666;font-size:90%}.ddz-move{display:inline-block;margin:2px 10px 2px 0}"
+        ".ddz-agent-table td{padding:2px 12px 2px 0;vertical-align:top}</style>")
 
 
 # -- rendering helpers -------------------------------------------------------------------
@@ -201,7 +204,7 @@ class HandInspector:
         self.error.add_class("ddz-error-box")
         self.hand_html = W.HTML()
         self.hand_html.add_class("ddz-hand")
-        self.kind_box = W.Dropdown(options=[("all", None)], description="kind")
+        self.kind_box = W.Dropdown(options=[("all", ALL)], value=ALL, description="kind")
         self.beat_text = W.Text(placeholder="e.g. 77 or 34567 (empty: lead)", description="to beat",
                                 continuous_update=False)
         self.beat_text.add_class("ddz-beat-text")
@@ -228,20 +231,18 @@ class HandInspector:
         def section(title: str, *children: W.Widget) -> W.VBox:
             return W.VBox([W.HTML(f"<b>{title}</b>"), *children])
 
+        column = W.Layout(width="32%", margin="0 1% 0 0")
         self.widget = W.VBox([
             W.HTML(_CSS),
             W.HBox([self.rules_box, self.text]),
             W.HBox([self.seed_box, self.size_box, self.deal_button, self.clear_button]),
             W.HBox(self.rank_buttons[:8]), W.HBox(self.rank_buttons[8:]),
             self.error, self.hand_html,
-            W.HBox([
-                section("Legal moves", W.HBox([self.kind_box, self.beat_text]), self.moves_html),
-                W.VBox([section("Fewest plays", self.fewest_html),
-                        section("Best homework score", self.score_html),
-                        section("Hand power", self.power_html)],
-                       layout=W.Layout(margin="0 0 0 24px")),
-            ]),
+            W.HBox([W.VBox([W.HTML("<b>Fewest plays</b>"), self.fewest_html], layout=column),
+                    W.VBox([W.HTML("<b>Best homework score</b>"), self.score_html], layout=column),
+                    W.VBox([W.HTML("<b>Hand power</b>"), self.power_html], layout=column)]),
             section("Bidding model (seed SVM)", self.bid_html),
+            section("Legal moves", W.HBox([self.kind_box, self.beat_text]), self.moves_html),
             section("What the agents would play (this hand leads as landlord)", self.agents_html),
         ])
         self.widget.add_class("ddz-inspector")
@@ -270,11 +271,15 @@ class HandInspector:
             rules.check_hand(bits)
         except DdzError as e:
             return self._fail(e)
-        to_beat = self.to_beat
-        if to_beat is not None and to_beat.kind not in rules.kinds:
-            to_beat = None
+        to_beat, note = self.to_beat, ""
+        if to_beat is not None:
+            try:
+                check_move(to_beat, rules, "the move to beat")
+            except DdzError as e:
+                note = f'<span class="ddz-note">{html.escape(str(e))}: cleared</span>'
+                to_beat = None
         self.bits, self.rules, self.to_beat = bits, rules, to_beat
-        self.error.value = ""
+        self.error.value = note
         self._refresh()
         return True
 
@@ -356,39 +361,37 @@ class HandInspector:
             kinds[m.kind] = kinds.get(m.kind, 0) + 1
         old = self.kind_box.value
         self._quiet = True
-        self.kind_box.options = [(f"all ({len(self.legal)})", None)] + [
+        self.kind_box.options = [(f"all ({len(self.legal)})", ALL)] + [
             (f"{k.label} ({c})", k) for k, c in sorted(kinds.items())]
-        self.kind_box.value = old if old in kinds else None
+        self.kind_box.value = old if old in kinds else ALL
         self._quiet = False
         self._show_moves()
         self.fewest = self.power = self.score = None
         self.bid_value = None
         self.agent_moves = {}
-        slow: list[Callable[[], None]] = []
+        parts = [(self._do_fewest, self.fewest_html), (self._do_power, self.power_html)]
         if n <= self.sync_cards:
-            self._do_fewest(gen)
-            self._do_power(gen)
-        else:
-            self.fewest_html.value = self.power_html.value = BUSY
-            slow += [self._do_fewest, self._do_power]
-        self.score_html.value = self.bid_html.value = self.agents_html.value = BUSY
-        slow += [self._do_score, self._do_bidding, self._do_agents]
+            self._run(gen, parts)
+            parts = []
+        parts += [(self._do_score, self.score_html), (self._do_bidding, self.bid_html),
+                  (self._do_agents, self.agents_html)]
+        for _, widget in parts:
+            widget.value = BUSY
         if not self.background:
-            for part in slow:
-                part(gen)
+            self._run(gen, parts)
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ddz-inspector")
-        self._future = self._pool.submit(self._run, gen, slow)
+        self._future = self._pool.submit(self._run, gen, parts)
 
-    def _run(self, gen: int, parts: list[Callable[[int], None]]) -> None:
-        for part in parts:
+    def _run(self, gen: int, parts: list[tuple[Callable[[int], None], W.HTML]]) -> None:
+        for part, widget in parts:
             if gen != self._gen:
                 return                      # the hand changed: a newer job will redo this
             try:
                 part(gen)
-            except Exception as e:          # show it; a widget thread must not die silently
-                self.error.value = _err(e)
+            except Exception as e:          # shown in its place; a widget thread must not die silently
+                self._set(gen, widget, _err(e))
 
     def wait(self, timeout: Optional[float] = 60) -> None:
         """Block until the background computations of the current hand are done."""
@@ -404,7 +407,7 @@ class HandInspector:
         if self._quiet:
             return
         kind = self.kind_box.value
-        shown = [m for m in self.legal if kind is None or m.kind == kind]
+        shown = [m for m in self.legal if kind == ALL or m.kind == kind]
         self.shown_moves = shown
         head = (f'<div><span class="ddz-moves-n">{len(shown)}</span> '
                 f'{"replies to " + cards_html(self.to_beat) if self.to_beat else "moves to lead"}</div>')
@@ -522,10 +525,10 @@ class GameReplay:
             self.games = read_records(record, rules)[1]
             if not self.games:
                 raise DdzError(f"{record}: the record holds no games")
-        self.start = W.Button(description="⏮ start")
-        self.back = W.Button(description="◀ back")
-        self.forward = W.Button(description="forward ▶")
-        self.end = W.Button(description="end ⏭")
+        self.start = W.Button(description="« start")
+        self.back = W.Button(description="‹ back")
+        self.forward = W.Button(description="forward ›")
+        self.end = W.Button(description="end »")
         for b, cls in ((self.start, "start"), (self.back, "back"), (self.forward, "forward"), (self.end, "end")):
             b.add_class(f"ddz-replay-{cls}")
         self.slider = W.IntSlider(min=0, max=1, description="step", continuous_update=True)
@@ -562,7 +565,7 @@ class GameReplay:
         self.record = rec = self.games[i]
         self.states: list[Game] = rec.states()
         self.actions = rec.actions()
-        self.view.options = [("all hands", None)] + [(f"seat {s} ({rec.seats[s]})", s) for s in range(rec.players)]
+        self.view.options = [("all hands", ALL)] + [(f"seat {s} ({rec.seats[s]})", s) for s in range(rec.players)]
         self.slider.max = max(1, self.n_steps)
         self.slider.value = 0
         self._show()
@@ -573,7 +576,7 @@ class GameReplay:
 
     @property
     def step(self) -> int:
-        return self.slider.value
+        return min(self.slider.value, self.n_steps)     # the slider spans at least 0..1
 
     def goto(self, step: int) -> None:
         """Show the game after ``step`` actions (clipped to 0..n_steps)."""
@@ -586,6 +589,7 @@ class GameReplay:
 
     def _show(self) -> None:
         rec, g, k, seen = self.record, self.state, self.step, self.view.value
+        seen = None if seen == ALL else seen
         role = g.role
 
         def who(s: int) -> str:
@@ -603,6 +607,7 @@ class GameReplay:
             last = (f"{who(s)} {'bids ' + str(action) if action else 'passes'}" if kind == "bid"
                     else f"{who(s)} plays {cards_html(action)}") + private(s, ev)
         mult = (1 << g.bombs) * (2 if g.spring else 1)
+        kitty = "none (two players)" if rec.players == 2 else "not revealed yet"
         result = ""
         if g.is_over:
             result = (f" — over: {who(g.winner)} went out; scores "
@@ -611,7 +616,7 @@ class GameReplay:
                                   f'<span class="ddz-last">{last}</span></div>'
                                   f"<div>{rec.rules.name} rules; landlord: "
                                   f"{'—' if g.landlord is None else who(g.landlord)}; kitty: "
-                                  f"{cards_html(g.kitty) if g.kitty is not None else '(hidden)'}; bid {g.bid}; "
+                                  f"{cards_html(g.kitty) if g.kitty is not None else kitty}; bid {g.bid}; "
                                   f"bombs {g.bombs}; multiplier ×{mult}{result}</div>")
         rows = []
         for s in range(rec.players):

@@ -121,3 +121,35 @@ def test_move_power_counts_kicker_groups_not_cards() -> None:
     # four + two (top 3.5): -4.5 + 0.003 * 11.5 - 2 * 0.002 = -4.4695
     assert move_power(parse_move("333345")) == pytest.approx(-150 + 100 * 4.4695)
     assert move_power(parse_move("33334455")) == pytest.approx(-150 + 100 * 4.4695)
+
+
+def _q_by_definition(bits: int, move) -> int:
+    """Q(S, a) read straight from REFERENCE §4 on rank counts (the oracle of the
+    bit-parallel `q_value`)."""
+    from ddzlab.cards import R2, unpack
+    c, mc = unpack(bits), unpack(move.cards)
+    r = -1 if move.size < 4 and any(mc[x] and c[x] == 4 for x in range(15)) else 0
+    rest = unpack(bits - move.cards)
+    if not any(rest):
+        return MAX_Q + move.size + r
+    below = rest[:R2]
+    d = max(below)
+    for width, least in ((1, 5), (2, 3)):
+        run = longest = 0
+        for x in below:
+            run = run + 1 if x >= width else 0
+            longest = max(longest, run)
+        if longest >= least:
+            d = max(d, width * longest)
+    return move.size + d + r
+
+
+def test_q_value_matches_its_definition_on_random_hands() -> None:
+    from ddzlab.analysis.greedy import q_value
+    rng = np.random.default_rng(8)
+    for rules in (STANDARD, MINI):
+        for size in (1, 5, 12, 20, 33):
+            for _ in range(30):
+                hand = random_hand(rng, rules, min(size, rules.deck_size))
+                for m in legal_moves(hand, rules):
+                    assert q_value(hand.bits, m) == _q_by_definition(hand.bits, m), (str(hand), str(m))

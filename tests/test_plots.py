@@ -69,6 +69,12 @@ def test_a_missing_pair_is_an_empty_cell_not_a_value(table):
     assert not np.ma.is_masked(ax.images[0].get_array()[2, 1])
 
 
+def test_one_deal_has_no_adp_interval_to_show():
+    ax = plots.heatmap(tournament(["random", "smallest"], 1, progress=False), "ADP")
+    texts = [t.get_text() for t in cells(ax)]
+    assert len(texts) == 2 and all("\n" not in t and "nan" not in t for t in texts)
+
+
 def test_tournament_and_role_figures(table):
     fig = plots.tournament_heatmaps(table)
     wp, adp = [a for a in fig.axes if a.get_label() != "<colorbar>"]
@@ -121,7 +127,7 @@ def test_time_per_move_bars(table):
 def test_figures_are_deterministic(table):
     def png(fig):
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", metadata={"Software": None})
+        fig.savefig(buf, format="png", dpi=40, metadata={"Software": None})
         return buf.getvalue()
     assert png(plots.tournament_heatmaps(table)) == png(plots.tournament_heatmaps(table))
 

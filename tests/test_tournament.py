@@ -263,6 +263,15 @@ def test_cli_bad_agents(capsys, argv, problem):
     assert code == 2 and problem in err and "Traceback" not in err
 
 
+def test_cli_ctrl_c_says_how_to_resume(monkeypatch, capsys, tmp_path):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(arena, "tournament", interrupted)
+    code, _ = run_cli(["tournament", "random", "smallest", "--results", str(tmp_path / "t.csv")])
+    err = capsys.readouterr().err
+    assert code == 130 and "interrupted; the finished deals are in" in err and "t.csv, rerun to resume" in err
+
+
 def _random_on_dask_worker(seed=None):
     """A random agent that fails unless it is built inside a dask worker (or the first,
     argument-checking build in this process)."""

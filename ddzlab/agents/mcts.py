@@ -53,7 +53,7 @@ from .greedy import GreedyAgent, greedy_choice
 from .smallest import SmallestAgent
 
 #: iterations per move by default: a move stays under 0.25 s on one core (benchmarks/bench_mcts.py)
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = 100
 
 
 class MCTSConfigError(DdzError):
@@ -135,18 +135,31 @@ class HalfSoloRollout(Rollout):
 
 
 class GreedyRollout(Rollout):
-    """The greedy agent's choice (`greedy_choice`), a random move with prob. ``epsilon``."""
+    """The greedy agent's choice (`greedy_choice`), a random move with prob. ``epsilon``.
+
+    The choice depends only on the hand, the move to beat and who played it, so it is
+    memoised (rollouts of one search revisit the same hands often)."""
 
     name = "greedy"
 
-    def __init__(self, epsilon: float = 0.1) -> None:
+    def __init__(self, epsilon: float = 0.1, memo: int = 200_000) -> None:
         self.epsilon = epsilon
+        self.memo = memo
+        self._cache: dict[tuple, Move] = {}
 
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         if rng.random() < self.epsilon:
             return legal[int(rng.random() * len(legal))]
         following, partner, threat = _following_facts(game)
-        return greedy_choice(game.hands[game.to_act], legal, following, partner, threat)
+        hand = game.hands[game.to_act]
+        last = game.last_move
+        key = (hand, last, partner, threat)
+        move = self._cache.get(key)
+        if move is None:
+            if len(self._cache) >= self.memo:
+                self._cache.clear()
+            move = self._cache[key] = greedy_choice(hand, legal, following, partner, threat)
+        return move
 
 
 def make_rollout(spec: Union[str, Rollout]) -> Rollout:
@@ -193,8 +206,8 @@ class _Search(SmallestAgent):
 
     def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
                  seconds: Optional[float] = None, c: float = 0.7,
-                 guesser: Union[str, Guesser, None] = "uniform", moves: str = "all",
-                 width: int = 8, rollout: Union[str, Rollout] = "random",
+                 guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
+                 width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter) -> None:
         if iterations is None and seconds is None:
             raise MCTSConfigError("give a budget: iterations, seconds or both")
@@ -300,7 +313,7 @@ class MCTSAgent(_Search):
 
     name = "mcts"
 
-    def __init__(self, worlds: int = 8, **kwargs) -> None:
+    def __init__(self, worlds: int = 4, **kwargs) -> None:
         super().__init__(**kwargs)
         if worlds < 1:
             raise MCTSConfigError(f"worlds={worlds}: need at least one")

@@ -119,7 +119,7 @@ def train_weights(argv: list[str]) -> int:
         "command": "ddzlab train weights " + " ".join(argv),
         "search_score": res["search_score"], "validation_best": res["validation_best"],
         "validation_start": res["validation_start"], "opponents": opponents,
-        "seconds": round(time.perf_counter() - t0, 1)}}
+        "seconds": round(time.perf_counter() - t0, 1), "trials": res["trials"]}}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(f"search WP {res['search_score']:.3f}; validation: best {res['validation_best']:.3f}, "

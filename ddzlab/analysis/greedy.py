@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from ..cards import R2, Hand, as_hand, unpack
+from ..cards import LOW_BITS, R2, Hand, as_hand
 from ..moves import Move, legal_moves
 from ..rules import STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits
@@ -28,29 +28,48 @@ from ._core import check_move, hand_bits
 MAX_Q = 10000
 
 
+#: bit 0 of every rank below the 2 (the ranks d(X) looks at)
+_BELOW_2 = sum(1 << (4 * r) for r in range(R2))
+
+
+def _longest_run(flags: int) -> int:
+    """Longest run of consecutive ranks flagged in ``flags`` (bit 0 of each nibble)."""
+    n = 0
+    while flags:
+        flags &= flags >> 4
+        n += 1
+    return n
+
+
 def next_play_size(bits: int) -> int:
-    """d(X): the most cards one next play can take from X's ranks below the 2."""
-    c = unpack(bits)[:R2]
-    best = max(c) if c else 0
-    run1 = run2 = long1 = long2 = 0
-    for x in c:
-        run1 = run1 + 1 if x >= 1 else 0
-        run2 = run2 + 1 if x >= 2 else 0
-        long1 = max(long1, run1)
-        long2 = max(long2, run2)
+    """d(X): the most cards one next play can take from X's ranks below the 2.
+
+    Bit-parallel (this runs inside every greedy rollout of `ddzlab.agents.mcts`): the
+    flags of ranks holding at least 1, 2, 3 or 4 cards come from shifts of the packed
+    counts, and the longest run of set flags from repeated ``f & f >> 4``.
+    """
+    b = bits & (_BELOW_2 * 15)
+    f1 = (b | b >> 1 | b >> 2) & _BELOW_2
+    if not f1:
+        return 0
+    f2 = (b >> 1 | b >> 2) & _BELOW_2
+    best = 4 if b >> 2 & _BELOW_2 else 3 if (b & b >> 1) & _BELOW_2 else 2 if f2 else 1
+    long1 = _longest_run(f1)
     if long1 >= 5:
         best = max(best, long1)
-    if long2 >= 3:
-        best = max(best, 2 * long2)
+    if f2:
+        long2 = _longest_run(f2)
+        if long2 >= 3:
+            best = max(best, 2 * long2)
     return best
 
 
 def q_value(bits: int, move: Move) -> int:
     """Q(S, a) for cards S (packed) and play a."""
-    c = unpack(bits)
-    mc = unpack(move.cards)
-    r = -1 if move.size < 4 and any(mc[x] and c[x] == 4 for x in range(len(c))) else 0
-    rest = bits - move.cards
+    m = move.cards
+    # r = -1: a play of fewer than 4 cards using a rank of which S holds all four
+    r = -1 if move.size < 4 and (bits >> 2) & (m | m >> 1 | m >> 2) & LOW_BITS else 0
+    rest = bits - m
     if rest == 0:
         return MAX_Q + move.size + r
     return move.size + next_play_size(rest) + r

@@ -1,0 +1,92 @@
+"""The report: key numbers recorded by notebooks, the collected document, the README block."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import nbformat
+import pytest
+
+from ddzlab import report
+from ddzlab.config import FIGURES_DIR, ROOT
+from ddzlab.report import (README_BEGIN, README_END, RESULTS_FILE, RecordError, ReportError, readme_block,
+                           readme_numbers, record, run_report)
+
+
+def _notebook(path, *sources, intro="# title\n\nThe question."):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(intro)] + [nbformat.v4.new_code_cell(s) for s in sources]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, str(path))
+
+
+def test_record_validates_and_writes_json(tmp_path, monkeypatch):
+    import numpy as np
+    target = tmp_path / "r.json"
+    monkeypatch.setenv(report.RESULTS_ENV, str(target))
+    monkeypatch.setattr(report, "_state", {"numbers": {}, "figures": [], "conclusion": None})
+    assert record("acc", np.float64(0.93264), "accuracy", fmt=".3f") == 0.93264
+    record("n_hands", np.int64(4048), "hands")
+    report.caption("01_x.png", "A caption.")
+    data = json.loads(target.read_text())
+    assert data["numbers"]["acc"] == {"value": 0.93264, "text": "accuracy", "fmt": ".3f", "shown": "0.933"}
+    assert data["numbers"]["n_hands"]["shown"] == "4,048" and isinstance(data["numbers"]["n_hands"]["value"], int)
+    assert data["figures"] == [{"file": "01_x.png", "caption": "A caption.", "machine": False}]
+    for bad in (("Bad Key", 1, "x"), ("k", float("nan"), "x"), ("k", [1], "x"), ("k", 1, " "),
+                ("k", "text", "x", ".3f")):
+        with pytest.raises(RecordError):
+            record(*bad)
+    assert isinstance(RecordError("x"), ValueError)
+
+
+def test_report_collects_numbers_figures_and_names_the_failing_cell(tmp_path):
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    _notebook(nbdir / "01_first.ipynb",
+              "from ddzlab.report import record, conclusion\nx = record('answer', 6 * 7, 'the answer', fmt='d')",
+              "conclusion(f'The answer is **{x}**.')", intro="# 01 First\n\nWhat is the answer?")
+    _notebook(nbdir / "02_second.ipynb", "x = 1", "y = 2\nraise ValueError('deliberate failure')")
+    log = io.StringIO()
+    run_report(only=["01"], notebooks_dir=nbdir, out=log, progress=False)
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert "What is the answer?" in page and "<strong>42</strong>" in page
+    assert re.search(r"<td>the answer</td><td class='v'>42</td>", page)
+    results = json.loads((tmp_path / "report" / "results.json").read_text())
+    assert results["notebooks"]["01_first"]["answer"]["value"] == 42 and results["scale"] == "quick"
+    with pytest.raises(ReportError, match=r"notebook 02_second.ipynb failed in cell 2 \('y = 2'\): "
+                                          r"ValueError: deliberate failure"):
+        run_report(only=["02"], notebooks_dir=nbdir, out=io.StringIO(), progress=False)
+    assert not (tmp_path / "data").exists()      # tests never publish
+
+
+def test_readme_block_matches_the_committed_results_file():
+    """The README's generated block is exactly what `ddzlab report` writes from
+    data/results.json (run `ddzlab report` at quick scale to refresh both)."""
+    results = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))
+    assert results["scale"] == "quick"
+    assert readme_numbers(ROOT / "README.md") == readme_block(results)
+    for name, numbers in results["notebooks"].items():
+        assert (ROOT / "notebooks" / f"{name}.ipynb").exists(), f"{name} has no notebook"
+        for key, entry in numbers.items():
+            assert entry["shown"] == report.format_value(entry["value"], entry["fmt"]), key
+
+
+def test_readme_block_is_rewritten_in_place(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{README_BEGIN}\nold\n{README_END}\n\nafter\n")
+    results = {"scale": "quick", "notebooks": {"01_a": {"k": {"value": 1.5, "text": "a | b", "fmt": None,
+                                                              "shown": "1.5"}}}}
+    assert report.update_readme(readme, results)
+    text = readme.read_text()
+    assert "| 01_a | a \\| b | 1.5 |" in text and "old" not in text and text.endswith("after\n")
+    assert not report.update_readme(readme, results)
+    readme.write_text("no block")
+    with pytest.raises(ReportError, match="no generated results block"):
+        report.update_readme(readme, results)
+
+
+def test_readme_lists_every_committed_figure():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [p.name for p in sorted(FIGURES_DIR.glob("*.png")) if p.name not in text]
+    assert not missing, f"README.md does not list {missing}"
