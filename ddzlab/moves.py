@@ -489,19 +489,18 @@ class MoveGenerator:
         exactly one run, and the chains inside a run depend only on where it starts and
         how long it is (`run_chains`).
         """
-        ranks = _RANKS_LO[flags & _LO_MASK] + _RANKS_HI[flags >> _HI_SHIFT]
         out: list[Move] = []
-        ok = self.is_chain_rank
         for spec, runs in self.run_chains[width]:
-            step = spec.step
-            for s in ranks:
-                if not ok[s] or (s >= step and ok[s - step] and flags >> (4 * (s - step)) & 1):
-                    continue  # not the start of a run
-                n, r = 1, s + step
-                while r < N_RANKS and ok[r] and flags >> (4 * r) & 1:
-                    n, r = n + 1, r + step
+            shift = 4 * spec.step
+            starts = flags & ~(flags << shift)     # flagged, and the rank a step below is not
+            while starts:
+                low = starts & -starts
+                n, x = 1, low << shift
+                while flags & x:
+                    n, x = n + 1, x << shift
                 if n >= spec.min_len:
-                    out += runs[s, n]
+                    out += runs[(low.bit_length() - 1) >> 2, n]
+                starts ^= low
         self.chain_cache[width][flags] = out
         return out
 
