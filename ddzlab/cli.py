@@ -5,7 +5,7 @@
     ddzlab duel A B --deals N --seed S [--rules standard] [--jobs J] [--deal-file PATH]
                 [--record FILE]
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
-                      [--results FILE] [--out table.csv]
+                      [--results FILE] [--out table.csv] [--record FILE]
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
@@ -297,6 +297,7 @@ def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from . import qtraining  # noqa: F401  (registers "ddzlab train qlearning")
     trainers = available_trainers()
     if not args.name:
         if trainers:

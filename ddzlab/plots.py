@@ -97,6 +97,59 @@ def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optiona
     return ax
 
 
+def median_range(ax: Axes, frame: pd.DataFrame, x: str, y: str, hue: Optional[str] = None, *,
+                 log: bool = False, points: bool = True, dodge: float = 0.0) -> Axes:
+    """The median of ``y`` at each (numeric) ``x`` as a line with markers, the range
+    (min to max) as error bars and, with ``points``, every observation as a faint dot; one
+    line per ``hue`` level, with a legend. ``log`` puts ``y`` on a log axis (lines and dots
+    only, never bars). ``dodge`` shifts the levels sideways by that much of x's step."""
+    groups = [(None, frame)] if hue is None else list(frame.groupby(hue, sort=False))
+    xs = np.sort(frame[x].unique())
+    step = float(np.min(np.diff(xs))) if len(xs) > 1 else 1.0
+    for i, (level, part) in enumerate(groups):
+        shift = (i - (len(groups) - 1) / 2) * dodge * step
+        stats = part.groupby(x)[y].agg(["median", "min", "max"]).sort_index()
+        px = stats.index.to_numpy(dtype=float) + shift
+        color = f"C{i}"
+        if points:
+            ax.scatter(part[x].to_numpy(dtype=float) + shift, part[y], s=9, alpha=0.25, color=color, lw=0)
+        ax.errorbar(px, stats["median"], yerr=[stats["median"] - stats["min"], stats["max"] - stats["median"]],
+                    marker="o", color=color, label=None if level is None else str(level))
+    if log:
+        ax.set_yscale("log")
+    if hue is not None:
+        ax.legend(title=hue, frameon=False)
+    return ax
+
+
+def box_groups(ax: Axes, groups: dict, *, log: bool = False, ylabel: str = "") -> Axes:
+    """Box plots (median, quartiles, whiskers at 1.5 IQR, outliers shown) of several
+    samples side by side, each box labelled with its name and sample size."""
+    names = list(groups)
+    data = [np.asarray(groups[n], dtype=float) for n in names]
+    ax.boxplot(data, widths=0.6, showfliers=True, flierprops={"markersize": 3, "alpha": 0.5})
+    ax.set_xticks(range(1, len(names) + 1), [f"{n}\n(n={len(d)})" for n, d in zip(names, data)])
+    if log:
+        ax.set_yscale("log")
+    ax.set_ylabel(ylabel)
+    return ax
+
+
+def against_truth(ax: Axes, truth: Sequence[float], value: Sequence[float], label: str, *,
+                  jitter: float = 0.12, seed: int = 0, color: str = "C0") -> Axes:
+    """A lower bound against the true value it bounds, one dot per case (seeded jitter),
+    with the line value = truth: admissible means no dot above the line."""
+    truth, value = np.asarray(truth, dtype=float), np.asarray(value, dtype=float)
+    rng = np.random.default_rng(seed)
+    ax.scatter(truth + rng.uniform(-jitter, jitter, len(truth)), value + rng.uniform(-jitter, jitter, len(value)),
+               s=10, alpha=0.5, color=color, label=label)
+    top = float(max(truth.max(), value.max())) + 0.5 if len(truth) else 1.0
+    ax.plot([0, top], [0, top], color="0.3", ls="--", lw=1, label="bound = true value")
+    ax.set_xlim(0, top)
+    ax.set_ylim(0, top)
+    return ax
+
+
 def _agents(table: pd.DataFrame, agents: Optional[Sequence[str]]) -> list[str]:
     if agents is not None:
         return list(agents)
@@ -320,5 +373,69 @@ def accuracy_curves(df, ax=None, title: str = ""):
     return ax
 
 
-__all__ = ["style", "use_style", "bar_ci", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
-           "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves"]
+# -- Q-learning training (notebook 04) -------------------------------------------------
+def training_curves(history: pd.DataFrame, label: str = "") -> Figure:
+    """WP and ADP against games trained, by role, with their 95% bands: the rows of
+    `ddzlab.qtraining.train`'s history (``wp_landlord``, ``wp_landlord_lo`` ...)."""
+    with style():
+        fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), layout="constrained")
+        x = history["games"].to_numpy()
+        for ax, metric in zip(axes, ("wp", "adp")):
+            for i, role in enumerate(("landlord", "farmers", "combined")):
+                col = f"{metric}_{role}"
+                ax.plot(x, history[col], marker="o", ms=3, color=f"C{i}", label=role)
+                ax.fill_between(x, history[f"{col}_lo"], history[f"{col}_hi"], color=f"C{i}",
+                                alpha=0.18, linewidth=0)
+            ax.set_xlabel("games trained")
+            if metric == "wp":
+                ax.set_ylim(0, 1)
+                ax.axhline(0.5, color="0.3", linestyle="--", linewidth=1, zorder=0)
+                ax.set_ylabel("WP (share of games won)")
+            else:
+                ax.axhline(0.0, color="0.3", linestyle="--", linewidth=1, zorder=0)
+                ax.set_ylabel("ADP (points per game)")
+            ax.set_title(f"{metric.upper()} by role{f' — {label}' if label else ''} (95% band)")
+        axes[0].legend(title="table as", loc="lower right")
+    return fig
+
+
+def coverage_curves(history: pd.DataFrame) -> Axes:
+    """Share of the lead and follow tables' states visited against games trained."""
+    with style():
+        fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
+        for i, name in enumerate(("lead", "follow")):
+            ax.plot(history["games"], history[f"coverage_{name}"], marker="o", ms=3,
+                    color=f"C{i}", label=f"{name} table")
+        ax.set_ylim(0, max(0.05, float(history[["coverage_lead", "coverage_follow"]].max().max()) * 1.1))
+        ax.set_xlabel("games trained")
+        ax.set_ylabel("share of states visited")
+        ax.set_title("Table coverage")
+        ax.legend()
+    return ax
+
+
+def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "variant",
+               reference: Optional[float] = None, ax: Optional[Axes] = None) -> Axes:
+    """One dot per training run and the mean ± 1.96 sd/√n per variant, on a 0–1 axis."""
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 0.5 * df[group].nunique() + 1.6), layout="constrained")
+        names = list(dict.fromkeys(df[group]))
+        for i, name in enumerate(names):
+            v = df.loc[df[group] == name, value].to_numpy(float)
+            ax.plot(v, np.full(len(v), i), "o", color="C0", alpha=0.6, ms=5)
+            m = v.mean()
+            half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
+            ax.errorbar([m], [i], xerr=[[half], [half]], fmt="D", color="C3", ms=6, capsize=4)
+        if reference is not None:
+            ax.axvline(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
+        ax.set_yticks(range(len(names)), names)
+        ax.set_xlim(0, 1)
+        ax.invert_yaxis()
+        ax.set_xlabel(value.replace("_", " "))
+    return ax
+
+
+__all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
+           "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
+           "coverage_curves", "runs_strip"]

@@ -19,6 +19,8 @@ other keys are allowed and kept in `RecordHeader.extra`. Every further line is o
      "moves": [{"seat": 0, "move": "33344458", "eval": {"q": 9}}, {"seat": 1, "move": "pass"}, ...],
      "bid": 1, "bombs": 0, "spring": false, "multiplier": 1, "winner": 0, "scores": [2, -1, -1]}
 
+* ``game`` numbers the games of the run (a duel: ``2 × deal + half``); lines appear in
+  the order the games finished, which a parallel run may shuffle.
 * ``deal`` is the deal the game was played from (after any all-pass redeals, which
   ``redeals`` counts); hands in seat order, the kitty apart (`ddzlab.deals.Deal`).
 * ``fixed_landlord`` is the landlord seat of a game without bidding (DouZero's evaluation

@@ -42,6 +42,7 @@ import ipywidgets as W
 
 from .agents.base import agent_name, available_agents, last_evaluation, make_agent
 from .analysis import best_score, hand_power, hints, min_plays
+from .analysis._core import check_move
 from .cards import N_RANKS, RANK_CHARS, Hand, bits_contain, bits_size, pack, parse_counts, unpack
 from .deals import as_rng
 from .errors import DdzError, RulesError
@@ -270,11 +271,15 @@ class HandInspector:
             rules.check_hand(bits)
         except DdzError as e:
             return self._fail(e)
-        to_beat = self.to_beat
-        if to_beat is not None and to_beat.kind not in rules.kinds:
-            to_beat = None
+        to_beat, note = self.to_beat, ""
+        if to_beat is not None:
+            try:
+                check_move(to_beat, rules, "the move to beat")
+            except DdzError as e:
+                note = f'<span class="ddz-note">{html.escape(str(e))}: cleared</span>'
+                to_beat = None
         self.bits, self.rules, self.to_beat = bits, rules, to_beat
-        self.error.value = ""
+        self.error.value = note
         self._refresh()
         return True
 
@@ -364,31 +369,29 @@ class HandInspector:
         self.fewest = self.power = self.score = None
         self.bid_value = None
         self.agent_moves = {}
-        slow: list[Callable[[], None]] = []
+        parts = [(self._do_fewest, self.fewest_html), (self._do_power, self.power_html)]
         if n <= self.sync_cards:
-            self._do_fewest(gen)
-            self._do_power(gen)
-        else:
-            self.fewest_html.value = self.power_html.value = BUSY
-            slow += [self._do_fewest, self._do_power]
-        self.score_html.value = self.bid_html.value = self.agents_html.value = BUSY
-        slow += [self._do_score, self._do_bidding, self._do_agents]
+            self._run(gen, parts)
+            parts = []
+        parts += [(self._do_score, self.score_html), (self._do_bidding, self.bid_html),
+                  (self._do_agents, self.agents_html)]
+        for _, widget in parts:
+            widget.value = BUSY
         if not self.background:
-            for part in slow:
-                part(gen)
+            self._run(gen, parts)
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ddz-inspector")
-        self._future = self._pool.submit(self._run, gen, slow)
+        self._future = self._pool.submit(self._run, gen, parts)
 
-    def _run(self, gen: int, parts: list[Callable[[int], None]]) -> None:
-        for part in parts:
+    def _run(self, gen: int, parts: list[tuple[Callable[[int], None], W.HTML]]) -> None:
+        for part, widget in parts:
             if gen != self._gen:
                 return                      # the hand changed: a newer job will redo this
             try:
                 part(gen)
-            except Exception as e:          # show it; a widget thread must not die silently
-                self.error.value = _err(e)
+            except Exception as e:          # shown in its place; a widget thread must not die silently
+                self._set(gen, widget, _err(e))
 
     def wait(self, timeout: Optional[float] = 60) -> None:
         """Block until the background computations of the current hand are done."""
@@ -573,7 +576,7 @@ class GameReplay:
 
     @property
     def step(self) -> int:
-        return self.slider.value
+        return min(self.slider.value, self.n_steps)     # the slider spans at least 0..1
 
     def goto(self, step: int) -> None:
         """Show the game after ``step`` actions (clipped to 0..n_steps)."""
@@ -604,6 +607,7 @@ class GameReplay:
             last = (f"{who(s)} {'bids ' + str(action) if action else 'passes'}" if kind == "bid"
                     else f"{who(s)} plays {cards_html(action)}") + private(s, ev)
         mult = (1 << g.bombs) * (2 if g.spring else 1)
+        kitty = "none (two players)" if rec.players == 2 else "not revealed yet"
         result = ""
         if g.is_over:
             result = (f" — over: {who(g.winner)} went out; scores "
@@ -612,7 +616,7 @@ class GameReplay:
                                   f'<span class="ddz-last">{last}</span></div>'
                                   f"<div>{rec.rules.name} rules; landlord: "
                                   f"{'—' if g.landlord is None else who(g.landlord)}; kitty: "
-                                  f"{cards_html(g.kitty) if g.kitty is not None else '(hidden)'}; bid {g.bid}; "
+                                  f"{cards_html(g.kitty) if g.kitty is not None else kitty}; bid {g.bid}; "
                                   f"bombs {g.bombs}; multiplier ×{mult}{result}</div>")
         rows = []
         for s in range(rec.players):

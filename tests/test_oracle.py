@@ -90,7 +90,7 @@ LIMITS = [
     (M, "999J", [(K.TRIO_SOLO, "9", 1)]), (M, "999TTTQK", [(K.PLANE_SOLO, "9", 2)]),
     (M, "999TTTJJJKA2", [(K.PLANE_SOLO, "9", 3)]), (M, "999TTTJJJQQQKA2B", []),
     (M, "999KK", [(K.TRIO_PAIR, "9", 1)]), (M, "999TTTKKAA", [(K.PLANE_PAIR, "9", 2)]),
-    (M, "999TTTJJJKKAA22", [(K.PLANE_PAIR, "9", 3)]),
+    (M, "999TTTJJJKKAA22", [(K.PLANE_PAIR, "9", 3)]),   # 4 trios + 4 pairs: not in a 30-card deck
     (M, "9999", [(K.BOMB, "9", 1)]), (M, "9999TTTT", [(K.QUAD_CHAIN, "9", 2)]),
     (M, "KKKKAAAA", [(K.QUAD_CHAIN, "K", 2)]), (M, "AAAA2222", []), (M, "9999TTTTJJJJ", []),
     (M, "9999JQ", [(K.FOUR_TWO_SOLO, "9", 1)]), (M, "9999TTTTJQ", [(K.QUAD_CHAIN_SOLO, "9", 2)]),

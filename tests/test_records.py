@@ -163,3 +163,12 @@ def test_tournament_record_names_each_pair(tmp_path):
         assert (rec.extra["a"], rec.extra["b"]) == (row.a, row.b)
         assert rec.seats[0] == (row.a if row.a_landlord else row.b)
         assert (rec.winner == 0) == row.landlord_won and len(rec.moves) == row.moves
+
+
+def test_parallel_duel_writes_the_same_record(tmp_path):
+    serial, parallel = tmp_path / "s.jsonl", tmp_path / "p.jsonl"
+    duel_games("greedy", "random", 4, seed=6, progress=False, record=serial)
+    duel_games("greedy", "random", 4, seed=6, progress=False, record=parallel, n_jobs=2, chunk_size=1)
+    # the same lines; games are written as chunks finish, so their order may differ
+    assert sorted(serial.read_text().splitlines()) == sorted(parallel.read_text().splitlines())
+    assert [r.index for r in read_records(serial)[1]] == list(range(8))

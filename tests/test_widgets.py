@@ -91,6 +91,15 @@ def test_kind_filter_and_move_to_beat():
     assert _n_moves(insp) == len(replies) and "replies to" in insp.moves_html.value
     insp.beat_text.value = ""
     assert insp.to_beat is None and "moves to lead" in insp.moves_html.value
+    insp.text.value = "99TTJJQQKK"
+    insp.beat_text.value = "334455"                 # a pair chain; the homework rules have it too
+    insp.rules_box.value = "homework"
+    assert insp.to_beat == parse_move("334455") and insp.error.value == ""
+    insp.rules_box.value = "standard"
+    insp.beat_text.value = "33344456"               # a plane with wings: not in the homework rules
+    insp.rules_box.value = "homework"
+    assert insp.rules.name == "homework" and insp.to_beat is None
+    assert "cleared" in insp.error.value and "moves to lead" in insp.moves_html.value
 
 
 def test_deal_random_is_reproducible_by_seed():
@@ -212,3 +221,32 @@ def test_replay_of_a_bidding_game_shows_bids():
     assert f"bid {game.bid}" in rep.status_html.value
     rep.goto(rep.n_steps)
     assert rep.state.scores == game.scores
+
+
+def test_replay_of_a_two_player_game_and_of_an_empty_one():
+    game = Game(seed=9, players=2)
+    game.play(game.legal_moves()[0])
+    buf = io.StringIO()
+    write_records(buf, [game_record(game, ["human", "smallest"]), game_record(Game(seed=1, players=2),
+                                                                              ["a", "b"])],
+                  rules="standard", players=2, agents=["human", "smallest"], source="play")
+    recs = read_records(io.StringIO(buf.getvalue()))[1]
+    rep = GameReplay(recs[0])
+    rep.end.click()
+    assert rep.step == 1 and "none (two players)" in rep.status_html.value
+    assert "seat 0 (human) plays" in rep.status_html.value and not recs[0].finished
+    empty = GameReplay(recs[1])
+    empty.slider.value = 1                       # the slider's minimum span: clipped to step 0
+    assert empty.step == 0 and "the cards are dealt" in empty.status_html.value
+
+
+def test_a_failing_part_shows_its_error_in_place(monkeypatch):
+    import ddzlab.widgets as w
+
+    def broken(bits):
+        raise RuntimeError("model file unreadable")
+    monkeypatch.setattr(w, "_bidding", broken)
+    insp = HandInspector("34567", agents=[], background=True)
+    insp.wait()
+    assert "model file unreadable" in insp.bid_html.value and w.BUSY not in insp.bid_html.value
+    assert _fewest(insp) == 1
