@@ -297,6 +297,7 @@ def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from . import qtraining  # noqa: F401  (registers "ddzlab train qlearning")
     trainers = available_trainers()
     if not args.name:
         if trainers:

@@ -398,5 +398,69 @@ def accuracy_curves(df, ax=None, title: str = ""):
     return ax
 
 
+# -- Q-learning training (notebook 04) -------------------------------------------------
+def training_curves(history: pd.DataFrame, label: str = "") -> Figure:
+    """WP and ADP against games trained, by role, with their 95% bands: the rows of
+    `ddzlab.qtraining.train`'s history (``wp_landlord``, ``wp_landlord_lo`` ...)."""
+    with style():
+        fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), layout="constrained")
+        x = history["games"].to_numpy()
+        for ax, metric in zip(axes, ("wp", "adp")):
+            for i, role in enumerate(("landlord", "farmers", "combined")):
+                col = f"{metric}_{role}"
+                ax.plot(x, history[col], marker="o", ms=3, color=f"C{i}", label=role)
+                ax.fill_between(x, history[f"{col}_lo"], history[f"{col}_hi"], color=f"C{i}",
+                                alpha=0.18, linewidth=0)
+            ax.set_xlabel("games trained")
+            if metric == "wp":
+                ax.set_ylim(0, 1)
+                ax.axhline(0.5, color="0.3", linestyle="--", linewidth=1, zorder=0)
+                ax.set_ylabel("WP (share of games won)")
+            else:
+                ax.axhline(0.0, color="0.3", linestyle="--", linewidth=1, zorder=0)
+                ax.set_ylabel("ADP (points per game)")
+            ax.set_title(f"{metric.upper()} by role{f' — {label}' if label else ''} (95% band)")
+        axes[0].legend(title="table as", loc="lower right")
+    return fig
+
+
+def coverage_curves(history: pd.DataFrame) -> Axes:
+    """Share of the lead and follow tables' states visited against games trained."""
+    with style():
+        fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
+        for i, name in enumerate(("lead", "follow")):
+            ax.plot(history["games"], history[f"coverage_{name}"], marker="o", ms=3,
+                    color=f"C{i}", label=f"{name} table")
+        ax.set_ylim(0, max(0.05, float(history[["coverage_lead", "coverage_follow"]].max().max()) * 1.1))
+        ax.set_xlabel("games trained")
+        ax.set_ylabel("share of states visited")
+        ax.set_title("Table coverage")
+        ax.legend()
+    return ax
+
+
+def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "variant",
+               reference: Optional[float] = None, ax: Optional[Axes] = None) -> Axes:
+    """One dot per training run and the mean ± 1.96 sd/√n per variant, on a 0–1 axis."""
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 0.5 * df[group].nunique() + 1.6), layout="constrained")
+        names = list(dict.fromkeys(df[group]))
+        for i, name in enumerate(names):
+            v = df.loc[df[group] == name, value].to_numpy(float)
+            ax.plot(v, np.full(len(v), i), "o", color="C0", alpha=0.6, ms=5)
+            m = v.mean()
+            half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
+            ax.errorbar([m], [i], xerr=[[half], [half]], fmt="D", color="C3", ms=6, capsize=4)
+        if reference is not None:
+            ax.axvline(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
+        ax.set_yticks(range(len(names)), names)
+        ax.set_xlim(0, 1)
+        ax.invert_yaxis()
+        ax.set_xlabel(value.replace("_", " "))
+    return ax
+
+
 __all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "share_heatmap", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
-           "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves"]
+           "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
+           "coverage_curves", "runs_strip"]

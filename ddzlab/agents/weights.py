@@ -54,10 +54,10 @@ from pathlib import Path
 from typing import Iterable, Optional, Union
 
 from ..analysis.power import SEED_POWER, PowerConstants, PowerSolver, move_power
-from ..cards import RANK_CHARS
+from ..cards import RANK_CHARS, bits_size
 from ..errors import DdzError
 from ..game import Observation
-from ..moves import PASS, Move, generator
+from ..moves import PASS, Move, detect, generator
 from ..rules import Kind
 from .base import register_agent
 
@@ -224,8 +224,13 @@ class WeightsAgent:
                 v -= cost * sum((m.cards >> (4 * r)) & 15 for r in range(R2, 15))
             return v
 
+        known = self._solver.play_power
+
         def bound(m: Move) -> float:
-            return 0.0 if m.is_pass else -move_power(m, self.power_constants)
+            if m.is_pass:
+                return 0.0
+            pw = known.get(m)
+            return -(move_power(m, self.power_constants) if pw is None else pw)
 
         values = _Values(list(obs.legal_moves), value, bound)
         if full:
@@ -361,12 +366,22 @@ class WeightsAgent:
     # -- helpers ----------------------------------------------------------------------
     def _beatable(self, c: "_Ctx", move: Move) -> bool:
         """Whether the unseen cards hold a non-bomb reply to ``move`` small enough for an
-        enemy's hand (bombs are ignored: they can beat anything)."""
+        enemy's hand (bombs are ignored: they can beat anything). A play with kickers is
+        judged by its main part (a trio, a plane, a quad), with the kickers assumed found
+        among the unseen cards: listing every kicker choice of 30-odd cards is slow."""
         obs = c.obs
         most = max(obs.cards_left[s] for s in c.enemies)
         if move.size > most:
             return False
-        for m in generator(obs.rules).following(obs.unseen.bits, move):
+        unseen = obs.unseen.bits
+        probe = move
+        if move.kickers:
+            probe = detect(move.main, obs.rules)
+            if probe is None or probe.is_bomb:      # four with kickers: only a bomb beats it
+                return False
+            if bits_size(unseen) < move.size:
+                return False
+        for m in generator(obs.rules).following(unseen, probe):
             if not m.is_pass and not m.is_bomb and m.size <= most:
                 return True
         return False

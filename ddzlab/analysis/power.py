@@ -142,6 +142,8 @@ class PowerSolver:
             low = ((c & -c).bit_length() - 1) >> 2          # lowest rank the play holds
             by_low.setdefault(low, []).append((c, move_power(m, constants), m))
         self.by_low = by_low
+        #: the power of each play of the hand (`move_power` under ``constants``)
+        self.play_power: dict[Move, float] = {m: pw for row in by_low.values() for _, pw, m in row}
         self.memo: dict[int, float] = {0: 0.0}
         self.power = self._searcher()
 
