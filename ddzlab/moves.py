@@ -664,15 +664,14 @@ class WildcardGenerator:
         found: dict[int, Optional[Move]] = {}
         for (x, one), table in zip(self.wild, self.by_id):
             moves = natural(nat + one)
-            ids = list(map(id, moves))
             try:
-                subs = [table[i] for i in ids]
+                subs = list(map(table.__getitem__, map(id, moves)))
             except KeyError:
-                for m, i in zip(moves, ids):
-                    if i not in table:
-                        table[i] = self._sub(m, x, one)
+                for m in moves:
+                    if id(m) not in table:
+                        table[id(m)] = self._sub(m, x, one)
                         self.alive.append(m)     # keeps the id unique while it is a key
-                subs = [table[i] for i in ids]
+                subs = list(map(table.__getitem__, map(id, moves)))
             found.update(zip(map(id, subs), subs))
         found.pop(id(None), None)
         out += found.values()
