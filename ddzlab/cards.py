@@ -10,7 +10,9 @@ Ranks are numbered 0..14 in playing order::
     3 4 5 6 7 8 9 T J Q K A 2 B R
     0 1 2 3 4 5 6 7 8 9 ...   14
 
-``B`` is the black joker (小王) and ``R`` the red joker (大王).
+``B`` is the black joker (小王) and ``R`` the red joker (大王). The wildcard rule set's flower
+card ``F`` (花牌, REFERENCE §7) has its own slot, index 15 (`RF`), holding at most one card, so
+a hand stays one integer; `unpack` lists the 15 real ranks only (read ``F`` with `flowers`).
 
 >>> h = Hand("3 3 4 10 J Q K A 2 x D")
 >>> str(h)
@@ -32,15 +34,22 @@ from .errors import CardError
 RANK_CHARS = "3456789TJQKA2BR"
 N_RANKS = 15
 R3, R4, R5, R6, R7, R8, R9, RT, RJ, RQ, RK, RA, R2, RB, RR = range(N_RANKS)
+#: the flower card's slot (after the 15 ranks) and the slot count including it
+RF = 15
+N_SLOTS = 16
+SLOT_CHARS = RANK_CHARS + "F"
 COPIES = tuple(4 if r < RB else 1 for r in range(N_RANKS))
+SLOT_COPIES = COPIES + (1,)
+#: the packed flower card
+F_BIT = 1 << (4 * RF)
 
-#: one bit per rank (bit 0 of each nibble); used to build per-rank flag masks
-LOW_BITS = sum(1 << (4 * r) for r in range(N_RANKS))
+#: one bit per slot (bit 0 of each nibble, the flower's too); used to build per-rank flag masks
+LOW_BITS = sum(1 << (4 * r) for r in range(N_SLOTS))
 #: bit 3 of every nibble: the guard bit for the SWAR containment test
 GUARD_BITS = LOW_BITS << 3
 FULL_DECK_BITS = sum(c << (4 * r) for r, c in enumerate(COPIES))
 
-_SYMBOLS = {ch: r for r, ch in enumerate(RANK_CHARS)}
+_SYMBOLS = {ch: r for r, ch in enumerate(SLOT_CHARS)}
 _SYMBOLS.update({ch.lower(): r for ch, r in list(_SYMBOLS.items())})
 _SYMBOLS.update({"X": RB, "x": RB, "D": RR, "d": RR})
 
@@ -52,13 +61,15 @@ def rank_of(symbol: str) -> int:
     try:
         return _SYMBOLS[symbol]
     except KeyError:
-        raise CardError(f"unknown card symbol {symbol!r}; use one of {RANK_CHARS} "
-                        "(also 10, X/D for the jokers, lower case)") from None
+        raise CardError(f"unknown card symbol {symbol!r}; use one of {SLOT_CHARS} "
+                        "(also 10, X/D for the jokers, lower case; F is the flower card)") from None
 
 
 def parse_counts(text: str) -> list[int]:
-    """Rank counts of a card text. Spaces and commas separate nothing and are ignored."""
-    counts = [0] * N_RANKS
+    """Rank counts of a card text. Spaces and commas separate nothing and are ignored.
+
+    The list has 15 entries, or 16 when the text holds the flower card ``F``."""
+    counts = [0] * N_SLOTS
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
@@ -71,24 +82,31 @@ def parse_counts(text: str) -> list[int]:
             continue
         counts[rank_of(ch)] += 1
         i += 1
-    return counts
+    if counts[RF] > 1:
+        raise CardError(f"{counts[RF]} flower cards F in {text!r}: the deck holds one")
+    return counts if counts[RF] else counts[:N_RANKS]
 
 
 def pack(counts: Iterable[int]) -> int:
     """Pack per-rank counts into the 4-bit-per-rank integer, checking the deck limits."""
     bits = 0
     for r, c in enumerate(counts):
-        if r >= N_RANKS:
-            raise CardError(f"too many ranks: a count vector has {N_RANKS} entries")
-        if c < 0 or c > COPIES[r]:
-            raise CardError(f"{c} copies of {RANK_CHARS[r]!r}, but the deck holds {COPIES[r]}")
+        if r >= N_SLOTS:
+            raise CardError(f"too many ranks: a count vector has {N_RANKS} entries (16 with F)")
+        if c < 0 or c > SLOT_COPIES[r]:
+            raise CardError(f"{c} copies of {SLOT_CHARS[r]!r}, but the deck holds {SLOT_COPIES[r]}")
         bits |= c << (4 * r)
     return bits
 
 
 def unpack(bits: int) -> list[int]:
-    """Per-rank counts of a packed hand."""
+    """Per-rank counts of a packed hand (the 15 ranks; see `flowers` for ``F``)."""
     return [(bits >> (4 * r)) & 15 for r in range(N_RANKS)]
+
+
+def flowers(bits: int) -> int:
+    """How many flower cards ``F`` a packed hand holds (0 or 1)."""
+    return bits >> (4 * RF) & 15
 
 
 def bits_contain(big: int, small: int) -> bool:
@@ -112,7 +130,7 @@ def bits_size(bits: int) -> int:
 
 def format_bits(bits: int) -> str:
     """Cards of a packed hand in ascending order, e.g. ``'33TJQKA2BR'``."""
-    return "".join(RANK_CHARS[r] * ((bits >> (4 * r)) & 15) for r in range(N_RANKS))
+    return "".join(SLOT_CHARS[r] * ((bits >> (4 * r)) & 15) for r in range(N_SLOTS))
 
 
 class Hand:
@@ -152,10 +170,10 @@ class Hand:
     @classmethod
     def from_ranks(cls, ranks: Iterable[int]) -> "Hand":
         """A hand from a list of rank indices (one entry per card)."""
-        counts = [0] * N_RANKS
+        counts = [0] * N_SLOTS
         for r in ranks:
-            if not 0 <= r < N_RANKS:
-                raise CardError(f"rank index {r} is outside 0..{N_RANKS - 1}")
+            if not 0 <= r < N_SLOTS:
+                raise CardError(f"rank index {r} is outside 0..{N_SLOTS - 1} (15 is the flower F)")
             counts[r] += 1
         return cls.from_counts(counts)
 
@@ -171,8 +189,8 @@ class Hand:
         return (self.bits >> (4 * r)) & 15
 
     def ranks(self) -> list[int]:
-        """One rank index per card, ascending."""
-        return [r for r in range(N_RANKS) for _ in range((self.bits >> (4 * r)) & 15)]
+        """One rank index per card, ascending (the flower card ``F`` is 15, last)."""
+        return [r for r in range(N_SLOTS) for _ in range((self.bits >> (4 * r)) & 15)]
 
     def __len__(self) -> int:
         return bits_size(self.bits)
@@ -200,7 +218,8 @@ class Hand:
         return Hand.from_bits(self.bits - ob)
 
     def __add__(self, other: object) -> "Hand":
-        return Hand.from_counts(a + b for a, b in zip(unpack(self.bits), unpack(_bits_of(other))))
+        ob = _bits_of(other)
+        return Hand.from_counts(((self.bits >> (4 * r)) & 15) + ((ob >> (4 * r)) & 15) for r in range(N_SLOTS))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Hand) and other.bits == self.bits
@@ -221,7 +240,7 @@ class Hand:
 def missing_bits(have: int, need: int) -> int:
     """The cards of ``need`` that ``have`` lacks (packed), for error messages."""
     out = 0
-    for r in range(N_RANKS):
+    for r in range(N_SLOTS):
         d = ((need >> (4 * r)) & 15) - ((have >> (4 * r)) & 15)
         if d > 0:
             out |= d << (4 * r)

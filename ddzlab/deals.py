@@ -30,7 +30,7 @@ from typing import Iterable, Optional, Union
 
 import numpy as np
 
-from .cards import N_RANKS, RANK_CHARS, Hand, bits_size, format_bits, pack, parse_counts, shuffled
+from .cards import N_SLOTS, SLOT_CHARS, Hand, bits_size, format_bits, pack, parse_counts, shuffled
 from .config import DEALS_DIR
 from .errors import CardError, DealFileError, RulesError
 from .rules import STANDARD, Rules, get_rules
@@ -111,12 +111,12 @@ class Deal:
                                     f"the {rules.name} rules use {rules.kitty_size}")
         elif self.kitty:
             raise DealFileError(f"a {players}-player deal has no kitty")
-        total = [0] * N_RANKS
+        total = [0] * N_SLOTS   # the 15 ranks and the flower card F
         for b in (*self.hands, self.kitty):
-            for r in range(N_RANKS):
+            for r in range(N_SLOTS):
                 total[r] += (b >> (4 * r)) & 15
-        over = [f"{RANK_CHARS[r]} x{total[r]} (deck has {(rules.deck >> (4 * r)) & 15})"
-                for r in range(N_RANKS) if total[r] > (rules.deck >> (4 * r)) & 15]
+        over = [f"{SLOT_CHARS[r]} x{total[r]} (deck has {(rules.deck >> (4 * r)) & 15})"
+                for r in range(N_SLOTS) if total[r] > (rules.deck >> (4 * r)) & 15]
         if over:
             raise DealFileError(f"more copies than the {rules.name} deck holds: {', '.join(over)}")
 

@@ -31,3 +31,12 @@ class DealFileError(DdzError):
 
 class ModelFileError(DdzError):
     """A saved model or table that is corrupt, truncated or made for something else."""
+
+
+class AmbiguousMoveError(IllegalCombinationError):
+    """Cards with several readings (the wildcard rules' flower card ``F``) given without one:
+    the message lists the readings, e.g. ``45678F=8`` and ``45678F=9``."""
+
+    def __init__(self, message: str, readings: tuple = ()) -> None:
+        super().__init__(message)
+        self.readings = readings

@@ -45,7 +45,7 @@ import numpy as np
 
 from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits
 from .deals import Deal, SeedLike, as_rng, deal_cards
-from .errors import (DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
+from .errors import (AmbiguousMoveError, DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                      RulesError)
 from .moves import PASS, PASS_WORDS, Move, detect, generator, parse_move
 from .rules import STANDARD, Kind, Rules, get_rules
@@ -414,7 +414,7 @@ class Game:
         self.played[s] += cards
         self.sizes[s] -= move.size
         self.plays[s] += 1
-        if move.kind is Kind.BOMB or move.kind is Kind.ROCKET:
+        if move.is_bomb:
             self.bombs += 1
         self.last_move, self.last_seat, self.passes = move, s, 0
         if self.sizes[s] == 0:
@@ -444,10 +444,19 @@ class Game:
             raise IllegalMoveError(f"{format_bits(cards)} is not in seat {seat}'s hand "
                                    f"({format_bits(hand)}): "
                                    f"missing {format_bits(missing_bits(hand, cards))}")
-        for m in legal:
-            if m.cards == cards:
-                return m
-        detected = detect(cards, self.rules)
+        if isinstance(action, Move) and action.reading is not None:
+            for m in legal:
+                if m == action:
+                    return m
+        else:
+            found = [m for m in legal if m.cards == cards]
+            if len(found) > 1 and any(m.reading is not None for m in found):
+                raise AmbiguousMoveError(
+                    f"{format_bits(cards)} can be played as {', '.join(map(str, found))}: "
+                    "give the reading of F, e.g. " + str(found[-1]), tuple(found))
+            if found:
+                return found[0]
+        detected = detect(cards, self.rules, action.reading if isinstance(action, Move) else None)
         if detected is None:
             raise IllegalCombinationError(f"{format_bits(cards)} is not a combination of the "
                                           f"{self.rules.name} rules")
@@ -486,7 +495,7 @@ class Game:
             self.played[s] -= cards
             self.sizes[s] += move.size
             self.plays[s] -= 1
-            if move.kind is Kind.BOMB or move.kind is Kind.ROCKET:
+            if move.is_bomb:
                 self.bombs -= 1
         self.last_move, self.last_seat, self.passes = last_move, last_seat, passes
         self.phase = Phase.PLAY

@@ -1,7 +1,10 @@
 """Moves: the one place in ddzlab that knows which card combinations exist.
 
 A `Move` is a small immutable value: its `Kind`, main rank (lowest rank of the main part),
-chain length and cards (packed like a `Hand`). `legal_moves` lists every move a hand can
+chain length and cards (packed like a `Hand`), and under the wildcard rules (REFERENCE §7) the
+`reading`: the rank the flower card ``F`` is read as (None when no ``F`` is paid). The cards are
+what the player pays; kind, rank and length say which combination they are read as, so
+``45678F`` is two moves, printed ``45678F=3`` (the chain 3-8) and ``45678F=9`` (4-9). `legal_moves` lists every move a hand can
 lead, or every reply to a move plus pass; `detect` classifies any multiset of cards.
 
 The enumeration lives in `MoveGenerator` (one per rule set, from the cached `generator`): it
@@ -30,25 +33,52 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Optional, Sequence, Union
 
-from .cards import (GUARD_BITS, LOW_BITS, N_RANKS, RANK_CHARS, RB, RR, Hand, as_hand, bits_size,
-                    format_bits, unpack)
-from .errors import IllegalCombinationError, RulesError
+from dataclasses import replace
+
+from .cards import (F_BIT, GUARD_BITS, LOW_BITS, N_RANKS, R2, RANK_CHARS, RB, RF, RR, Hand, as_hand,
+                    bits_size, format_bits, rank_of, unpack)
+from .errors import AmbiguousMoveError, CardError, IllegalCombinationError, RulesError
 from .rules import KIND_SHAPE, STANDARD, AttachSpec, Kind, Rules
+
+#: every bomb kind of any rule set, weakest first (`Move.beats` without a rule set uses it;
+#: each rule set's own `Rules.bomb_order` is a sub-sequence of it)
+ALL_BOMB_ORDER = (Kind.SOFT_BOMB, Kind.BOMB, Kind.ROCKET)
+_BOMB_KINDS = frozenset(ALL_BOMB_ORDER)
+_TIERS: dict[tuple[Kind, ...], dict[Kind, int]] = {}
+
+
+def bomb_tiers(order: tuple[Kind, ...]) -> dict[Kind, int]:
+    """{bomb kind: its tier (1 = weakest)} of a rule set's `Rules.bomb_order` (cached)."""
+    t = _TIERS.get(order)
+    if t is None:
+        t = _TIERS[order] = {k: i + 1 for i, k in enumerate(order)}
+    return t
+
+
+_F_MASK = 15 << (4 * RF)
 
 
 class Move:
-    """One play: kind, main rank, chain length (1 if not a chain) and packed cards."""
+    """One play: kind, main rank, chain length (1 if not a chain), packed cards paid, and
+    ``reading``: the rank the flower card ``F`` among them is read as (None without ``F``).
 
-    __slots__ = ("kind", "rank", "length", "cards", "size", "_hash")
+    A flower card in the main part has the rank its slot needs; one that is a kicker could be
+    read as several ranks, and the move keeps the lowest (``333F=4``, trio of 3s with a solo).
+    """
 
-    def __init__(self, kind: Kind, rank: int, length: int, cards: int) -> None:
+    __slots__ = ("kind", "rank", "length", "cards", "size", "_hash", "reading")
+
+    def __init__(self, kind: Kind, rank: int, length: int, cards: int,
+                 reading: Optional[int] = None) -> None:
         set_ = object.__setattr__   # moves are shared by the generator's tables: immutable
         set_(self, "kind", kind)
         set_(self, "rank", rank)
         set_(self, "length", length)
         set_(self, "cards", cards)
         set_(self, "size", bits_size(cards))
-        set_(self, "_hash", hash((cards, int(kind), rank, length)))
+        set_(self, "reading", reading)
+        set_(self, "_hash", hash((cards, int(kind), rank, length)) if reading is None
+             else hash((cards, int(kind), rank, length, reading)))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
@@ -59,16 +89,23 @@ class Move:
 
     @property
     def is_bomb(self) -> bool:
-        """Bombs and the rocket: they beat any ordinary move and double the stakes."""
-        return self.kind == Kind.BOMB or self.kind == Kind.ROCKET
+        """Bombs (soft ones too) and the rocket: they beat any ordinary move and double the stakes."""
+        return self.kind in _BOMB_KINDS
 
     @property
     def rank_char(self) -> str:
         return RANK_CHARS[self.rank] if self.rank >= 0 else "-"
 
     @property
+    def read_cards(self) -> int:
+        """The packed cards as read: ``F`` replaced by the rank it stands for."""
+        if self.reading is None:
+            return self.cards
+        return self.cards - F_BIT + (1 << (4 * self.reading))
+
+    @property
     def main(self) -> int:
-        """Packed cards of the main part (the trio, quad or chain without kickers)."""
+        """Packed cards of the main part (the trio, quad or chain without kickers), as read."""
         if self.kind in (Kind.PASS, Kind.ROCKET):
             return self.cards
         width, step = KIND_SHAPE[self.kind]
@@ -76,42 +113,54 @@ class Move:
 
     @property
     def kickers(self) -> int:
-        """Packed kicker cards (zero for moves without kickers)."""
-        return self.cards - self.main
+        """Packed kicker cards (zero for moves without kickers), as read."""
+        return self.read_cards - self.main
 
     def hand(self) -> Hand:
         return Hand.from_bits(self.cards)
 
-    def beats(self, other: "Move") -> bool:
-        """Whether this move may be played on top of ``other`` (pass beats nothing)."""
-        if self.kind == Kind.PASS or other.kind == Kind.ROCKET:
+    def beats(self, other: "Move", rules: Optional[Rules] = None) -> bool:
+        """Whether this move may be played on top of ``other`` (pass beats nothing).
+
+        Bombs compare by the rule set's `Rules.bomb_order` (a later kind beats an earlier
+        one, the same kind by rank; the standard order is bomb < rocket, the wildcard's soft
+        bomb < bomb < rocket); without ``rules``, `ALL_BOMB_ORDER`, which agrees with both.
+        """
+        if self.kind == Kind.PASS:
             return False
         if other.kind == Kind.PASS:
             return True
-        if self.kind == Kind.ROCKET:
-            return True
-        if self.kind == Kind.BOMB:
-            return other.kind != Kind.BOMB or self.rank > other.rank
+        tiers = bomb_tiers(ALL_BOMB_ORDER if rules is None else rules.bomb_order)
+        mine, theirs = tiers.get(self.kind, 0), tiers.get(other.kind, 0)
+        if mine or theirs:
+            return mine > theirs or (mine == theirs and self.rank > other.rank)
         return self.kind == other.kind and self.length == other.length and self.rank > other.rank
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Move) and other.cards == self.cards and other.kind == self.kind
-                and other.rank == self.rank and other.length == self.length)
+                and other.rank == self.rank and other.length == self.length
+                and other.reading == self.reading)
 
     def __hash__(self) -> int:
         return self._hash
 
     def __str__(self) -> str:
-        return "pass" if self.kind == Kind.PASS else format_bits(self.cards)
+        if self.kind == Kind.PASS:
+            return "pass"
+        if self.reading is None:
+            return format_bits(self.cards)
+        return f"{format_bits(self.cards)}={RANK_CHARS[self.reading]}"
 
     def __repr__(self) -> str:
         if self.kind == Kind.PASS:
             return "Move('pass')"
         extra = f", length={self.length}" if self.length > 1 else ""
-        return f"Move({format_bits(self.cards)!r}, {self.kind.name}, rank={self.rank_char!r}{extra})"
+        return f"Move({str(self)!r}, {self.kind.name}, rank={self.rank_char!r}{extra})"
 
     def __reduce__(self):
-        return (Move, (self.kind, self.rank, self.length, self.cards))
+        if self.reading is None:
+            return (Move, (self.kind, self.rank, self.length, self.cards))
+        return (Move, (self.kind, self.rank, self.length, self.cards, self.reading))
 
 
 PASS = Move(Kind.PASS, -1, 0, 0)
@@ -275,7 +324,8 @@ class MoveGenerator:
         deck = unpack(self.rules.deck)
         ok = [r not in main_ranks and deck[r] >= kw for r in range(N_RANKS)]
         rows = [[Move(a.kind, s, n, main + (kw << (4 * r)) + (kw << (4 * q)))
-                 if ok[r] and ok[q] and (r < q or (r == q and kw == 1 and deck[r] >= 2)) else None
+                 if ok[r] and ok[q] and (r < q or (r == q and kw == 1 and deck[r] >= 2 and not a.distinct))
+                 else None
                  for q in range(N_RANKS)] for r in range(N_RANKS)]
         self.pair_rows[a.kind, s, n] = rows
         return rows
@@ -364,7 +414,7 @@ class MoveGenerator:
         main = self.main_ranks[a.kind, s, n]
         pool = [r for r in pool if r not in main]
         out += [row[q] for i, r in enumerate(pool) for row in (rows[r],) for q in pool[i + 1:]]
-        if a.kicker_width == 1:
+        if a.kicker_width == 1 and not a.distinct:
             out += [rows[r][r] for r in doubles if r not in main]
 
     def _more_kickers(self, c: list[int], a: AttachSpec, base, n: int, s: int, leading: bool,
@@ -375,7 +425,7 @@ class MoveGenerator:
         k = a.per_unit * n
         top = s + (n - 1) * step
         main_ranks = range(s, top + 1, step)
-        kicks = self._kicks(c, main_ranks, k, a.kicker_width)
+        kicks = self._kicks(c if not a.distinct else [min(x, 1) for x in c], main_ranks, k, a.kicker_width)
         if k == 3 and a.kicker_width == 1:
             # a kicker trio next to the chain reads as a longer chain: list those cards once
             if self.is_chain_rank[top + 1]:
@@ -439,19 +489,18 @@ class MoveGenerator:
         exactly one run, and the chains inside a run depend only on where it starts and
         how long it is (`run_chains`).
         """
-        ranks = _RANKS_LO[flags & _LO_MASK] + _RANKS_HI[flags >> _HI_SHIFT]
         out: list[Move] = []
-        ok = self.is_chain_rank
         for spec, runs in self.run_chains[width]:
-            step = spec.step
-            for s in ranks:
-                if not ok[s] or (s >= step and ok[s - step] and flags >> (4 * (s - step)) & 1):
-                    continue  # not the start of a run
-                n, r = 1, s + step
-                while r < N_RANKS and ok[r] and flags >> (4 * r) & 1:
-                    n, r = n + 1, r + step
+            shift = 4 * spec.step
+            starts = flags & ~(flags << shift)     # flagged, and the rank a step below is not
+            while starts:
+                low = starts & -starts
+                n, x = 1, low << shift
+                while flags & x:
+                    n, x = n + 1, x << shift
                 if n >= spec.min_len:
-                    out += runs[s, n]
+                    out += runs[(low.bit_length() - 1) >> 2, n]
+                starts ^= low
         self.chain_cache[width][flags] = out
         return out
 
@@ -538,12 +587,141 @@ class MoveGenerator:
         return out
 
 
+class WildcardGenerator:
+    """The moves of a rule set with a flower card ``F`` (REFERENCE §7), by expanding it.
+
+    A natural `MoveGenerator` of the same rules without ``F`` lists the moves of the natural
+    cards; for each rank ``x`` that ``F`` may stand for, the moves of the natural cards plus
+    one ``x`` that use an ``x`` are the moves paying ``F`` for it (seed 003's method). One
+    move per (cards paid, kind, rank, length): a kicker ``F`` that could be read as several
+    ranks is one move, read as the lowest. A four made with ``F`` is a `Kind.SOFT_BOMB`.
+
+    ``leading`` / ``following`` match `MoveGenerator`'s; the rank-count sweep ``collect``
+    (what the analysis searches use) has no wildcard version and raises `RulesError`.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.natural = MoveGenerator(replace(rules, name=f"{rules.name} (natural cards)",
+                                             deck=rules.deck & ~_F_MASK, wildcard=None, wild_ranks=()))
+        self.wild = [(x, 1 << (4 * x)) for x in rules.wild_ranks]
+        #: (natural move, x) -> the move paying F for one x (None if it has no x)
+        self.subs: dict[tuple[Move, int], Optional[Move]] = {}
+        #: (cards paid, kind, rank, length) -> the one move with F
+        self.fmoves: dict[tuple[int, Kind, int, int], Move] = {}
+        #: per rank F may stand for: id(natural move) -> `_sub` (the hot path of `_expand`:
+        #: ids hash in C; the natural moves are shared table entries, kept alive in `alive`)
+        self.by_id: list[dict[int, Optional[Move]]] = [{} for _ in self.wild]
+        self.alive: list[Move] = []
+
+    def __getattr__(self, name: str):
+        raise RulesError(f"the {self.rules.name} rules' flower card F has no rank-count move "
+                         f"tables ({name!r}): this search does not support the wildcard yet")
+
+    def collect(self, *args, **kwargs) -> list[Move]:
+        raise RulesError(f"the rank-count sweep `collect` cannot hold the {self.rules.name} rules' "
+                         "flower card F: use leading/following (legal_moves), or a rule set without F")
+
+    def _canonical(self, paid: int, kind: Kind, rank: int, length: int) -> Move:
+        """The move paying ``paid`` (with F) read as (kind, rank, length), read as the lowest
+        rank F can stand for in it (built once, then shared)."""
+        key = (paid, kind, rank, length)
+        m = self.fmoves.get(key)
+        if m is None:
+            nat_kind = Kind.BOMB if kind == Kind.SOFT_BOMB else kind
+            size = bits_size(paid)
+            for x, one in self.wild:
+                read = paid - F_BIT + one
+                if any(n.cards == read for n in self.natural.collect(unpack(read), nat_kind, length,
+                                                                    rank=rank, size=size)):
+                    m = self.fmoves[key] = Move(kind, rank, length, paid, x)
+                    break
+            else:  # pragma: no cover - every key comes from a reading
+                raise AssertionError(f"no reading of {format_bits(paid)} as {kind.name}")
+        return m
+
+    def _sub(self, m: Move, x: int, one: int) -> Optional[Move]:
+        """The move paying F instead of one ``x`` of natural move ``m`` (None: ``m`` has no ``x``)."""
+        key = (m, x)
+        try:
+            return self.subs[key]
+        except KeyError:
+            pass
+        f = None
+        if m.cards >> (4 * x) & 15:
+            kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
+            f = self._canonical(m.cards - one + F_BIT, kind, m.rank, m.length)
+        self.subs[key] = f
+        return f
+
+    def _expand(self, bits: int, natural) -> list[Move]:
+        """``natural(bits)``'s moves of the natural cards, then (when the hand holds F) the
+        moves paying F, each once."""
+        nat = bits & ~_F_MASK
+        out = natural(nat)
+        if nat == bits:
+            return out
+        found: dict[int, Optional[Move]] = {}
+        for (x, one), table in zip(self.wild, self.by_id):
+            moves = natural(nat + one)
+            try:
+                subs = list(map(table.__getitem__, map(id, moves)))
+            except KeyError:
+                for m in moves:
+                    if id(m) not in table:
+                        table[id(m)] = self._sub(m, x, one)
+                        self.alive.append(m)     # keeps the id unique while it is a key
+                subs = list(map(table.__getitem__, map(id, moves)))
+            found.update(zip(map(id, subs), subs))
+        found.pop(id(None), None)
+        out += found.values()
+        return out
+
+    def leading(self, bits: int) -> list[Move]:
+        """Every leading move of a packed hand (with or without F), each once."""
+        return self._expand(bits, self.natural.leading)
+
+    def following(self, bits: int, to_beat: Move) -> list[Move]:
+        """Every reply to ``to_beat`` (bombs by `Rules.bomb_order`), then `PASS`."""
+        rules = self.rules
+        if to_beat.kind == Kind.ROCKET:
+            return [PASS]
+        gen = self.natural
+        out: list[Move] = []
+        if not to_beat.is_bomb:
+            kind = to_beat.kind
+            out = self._expand(bits, lambda b: gen.collect(unpack(b), kind, to_beat.length,
+                                                           to_beat.rank, leading=False))
+        out += [m for m in self._expand(bits, lambda b: gen.collect(unpack(b), Kind.BOMB))
+                if m.beats(to_beat, rules)]
+        if gen.rocket is not None and bits >> (4 * RB) & 1 and bits >> (4 * RR) & 1:
+            out.append(gen.rocket)
+        out.append(PASS)
+        return out
+
+    def readings(self, bits: int) -> list[Move]:
+        """Every move that pays exactly ``bits`` (one per reading)."""
+        nat = bits & ~_F_MASK
+        size = bits_size(bits)
+        if nat == bits:
+            return [m for m in self.natural.collect(unpack(bits), size=size) if m.cards == bits]
+        out: list[Move] = []
+        for x, one in self.wild:
+            read = nat + one
+            for m in self.natural.collect(unpack(read), size=size):
+                if m.cards == read:
+                    f = self._sub(m, x, one)
+                    if f is not None and f not in out:
+                        out.append(f)
+        return out
+
+
 @lru_cache(maxsize=None)
-def generator(rules: Rules) -> MoveGenerator:
-    """The `MoveGenerator` of a rule set, built once and cached (``generator.cache_clear()``
-    drops it, e.g. for a cold benchmark)."""
+def generator(rules: Rules) -> Union[MoveGenerator, WildcardGenerator]:
+    """The move generator of a rule set, built once and cached (``generator.cache_clear()``
+    drops it, e.g. for a cold benchmark): a `WildcardGenerator` for rules with a flower card."""
     if rules.wildcard is not None:
-        raise NotImplementedError("wildcard (癞子) move generation is not implemented yet")
+        return WildcardGenerator(rules)
     return MoveGenerator(rules)
 
 
@@ -573,38 +751,104 @@ def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
     return gen.following(bits, to_beat)
 
 
-def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> Optional[Move]:
+def split_reading(text: str) -> tuple[str, Optional[int]]:
+    """Card text and the rank ``F`` is read as, from ``'45678F=9'`` (None without ``=``)."""
+    if "=" not in text:
+        return text, None
+    cards, _, rank = text.rpartition("=")
+    r = rank_of(rank.strip())
+    if r not in range(RB) or r == R2:
+        raise CardError(f"the flower card F cannot be read as {rank.strip()!r}: only 3..A")
+    return cards, r
+
+
+def readings(cards: Union[Hand, str, int], rules: Rules = STANDARD) -> list[Move]:
+    """Every move these cards make when led, one per reading (several only with ``F``)."""
+    if isinstance(cards, str):
+        cards, _ = split_reading(cards)
+    bits = hand_bits(cards, rules)
+    if bits == 0:
+        return [PASS]
+    gen = generator(rules)
+    if isinstance(gen, WildcardGenerator):
+        return gen.readings(bits)
+    size = bits_size(bits)
+    return [m for m in gen.collect(unpack(bits), size=size) if m.cards == bits][:1]
+
+
+def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD,
+           reading: Optional[int] = None) -> Optional[Move]:
     """The move these cards make when led (`PASS` for no cards), or None if they form no
     combination.
 
+    With a flower card ``F`` the reading may be given (``reading=`` the rank F stands for,
+    or text such as ``'45678F=9'``); cards with several readings and none given raise
+    `AmbiguousMoveError` listing them.
+
     >>> detect("3333BR").kind.name, detect("33334444")
     ('FOUR_TWO_SOLO', None)
+    >>> from ddzlab.rules import WILDCARD
+    >>> str(detect("45678F=9", WILDCARD)), detect("333F=3", WILDCARD).kind.name
+    ('45678F=9', 'SOFT_BOMB')
     """
+    if isinstance(cards, str):
+        cards, given = split_reading(cards)
+        reading = given if given is not None else reading
     bits = hand_bits(cards, rules)
     if bits == 0:
         return PASS
-    size = bits_size(bits)
-    for move in generator(rules).collect(unpack(bits), size=size):
-        if move.cards == bits:
-            return move
-    return None
+    gen = generator(rules)
+    if not bits & _F_MASK:
+        if reading is not None:
+            raise CardError(f"a reading (={RANK_CHARS[reading]}) is given but "
+                            f"{format_bits(bits)} holds no flower card F")
+        if isinstance(gen, WildcardGenerator):
+            gen = gen.natural
+        size = bits_size(bits)
+        for move in gen.collect(unpack(bits), size=size):
+            if move.cards == bits:
+                return move
+        return None
+    found = gen.readings(bits)
+    if reading is not None:
+        read = bits - F_BIT + (1 << (4 * reading))
+        found = [m for m in found if _read_as(m, read, reading, gen)]
+    if len(found) > 1:
+        raise AmbiguousMoveError(
+            f"{format_bits(bits)} has {len(found)} readings: "
+            + ", ".join(f"{m} ({m.kind.label} of {m.rank_char})" for m in found)
+            + "; give one, e.g. " + str(found[-1]), tuple(found))
+    return found[0] if found else None
+
+
+def _read_as(m: Move, read: int, x: int, gen: "WildcardGenerator") -> bool:
+    """Whether move ``m`` (with F) can be read with F as ``x`` (cards ``read``)."""
+    if m.reading == x:
+        return True
+    kind = Kind.BOMB if m.kind == Kind.SOFT_BOMB else m.kind
+    return any(n.cards == read for n in gen.natural.collect(unpack(read), kind, m.length, rank=m.rank,
+                                                            size=m.size))
 
 
 def parse_move(text: str, rules: Rules = STANDARD) -> Move:
-    """Parse a move from text: a pass word (`PASS_WORDS`) or cards such as ``'33344458'``.
+    """Parse a move from text: a pass word (`PASS_WORDS`) or cards such as ``'33344458'``,
+    with the flower card's reading when it has several (``'45678F=9'``).
 
     Raises `CardError` for unknown symbols or more copies than a deck has, `RulesError` for
-    cards outside the rule set's deck, and `IllegalCombinationError` when the cards form no
-    combination or there are none. This is the one parser of typed moves (`Game.play` uses it).
+    cards outside the rule set's deck, `IllegalCombinationError` when the cards form no
+    combination or there are none, and its subclass `AmbiguousMoveError` (listing them) when
+    they have several readings and none is given. This is the one parser of typed moves
+    (`Game.play` uses it).
     """
     if text.strip().lower() in PASS_WORDS:
         return PASS
-    bits = hand_bits(text, rules)
+    cards, reading = split_reading(text)
+    bits = hand_bits(cards, rules)
     if bits == 0:
         raise IllegalCombinationError("no cards given: type cards such as 334 or 'pass'")
-    move = detect(bits, rules)
+    move = detect(bits, rules, reading)
     if move is None:
-        raise IllegalCombinationError(f"{format_bits(bits)} is not a combination of the {rules.name} rules")
+        raise IllegalCombinationError(f"{text.strip()} is not a combination of the {rules.name} rules")
     return move
 
 
@@ -620,4 +864,5 @@ def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[M
 
 
 __all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move",
-           "MoveGenerator", "generator", "hand_bits"]
+           "MoveGenerator", "WildcardGenerator", "generator", "hand_bits", "readings", "split_reading",
+           "ALL_BOMB_ORDER", "bomb_tiers"]

@@ -9,6 +9,8 @@ its move types, with the variants' kinds after them).
 (17, 3, 9)
 >>> Kind.PLANE_SOLO in STANDARD.kinds, Kind.PLANE_SOLO in HOMEWORK.kinds
 (True, False)
+>>> WILDCARD.deck_size, WILDCARD.kitty_size, [k.name for k in WILDCARD.bomb_order]
+(55, 4, ['SOFT_BOMB', 'BOMB', 'ROCKET'])
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum
 from typing import Optional
 
-from .cards import COPIES, N_RANKS, R3, R9, RA, RANK_CHARS, bits_contain, bits_size, pack
+from .cards import (COPIES, F_BIT, N_RANKS, N_SLOTS, R3, R9, RA, RF, SLOT_CHARS, bits_contain,
+                    bits_size, pack)
 from .errors import RulesError
 
 
@@ -42,6 +45,7 @@ class Kind(IntEnum):
     QUAD_CHAIN = 18
     QUAD_CHAIN_SOLO = 19
     QUAD_CHAIN_PAIR = 20
+    SOFT_BOMB = 21      # four of a rank using the flower card F (wildcard rules)
 
     @property
     def label(self) -> str:
@@ -57,6 +61,7 @@ KIND_SHAPE: dict[Kind, tuple[int, int]] = {
     Kind.FOUR_TWO_SOLO: (4, 1), Kind.FOUR_TWO_PAIR: (4, 1),
     Kind.GAP_SOLO_CHAIN: (1, 2), Kind.GAP_PAIR_CHAIN: (2, 2), Kind.GAP_TRIO_CHAIN: (3, 2),
     Kind.QUAD_CHAIN: (4, 1), Kind.QUAD_CHAIN_SOLO: (4, 1), Kind.QUAD_CHAIN_PAIR: (4, 1),
+    Kind.SOFT_BOMB: (4, 1),
 }
 
 
@@ -77,7 +82,8 @@ class AttachSpec:
     ``base`` is the kind of the main part (TRIO, BOMB, TRIO_CHAIN or QUAD_CHAIN);
     ``units`` the allowed chain lengths; each unit carries ``per_unit`` kickers that are
     solos (``kicker_width`` 1) or pairs (2). Kickers never share a rank with the main part;
-    pair kickers come from distinct ranks.
+    pair kickers come from distinct ranks; ``distinct`` solo kickers too (the wildcard
+    rules' plane wings: no pair as two wings).
     """
     kind: Kind
     base: Kind
@@ -85,6 +91,7 @@ class AttachSpec:
     per_unit: int
     min_units: int = 1
     max_units: int = 1
+    distinct: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,7 +109,11 @@ class Rules:
     players: int = 3
     bidding: bool = True
     max_bid: int = 3
-    wildcard: Optional[int] = None  # the 癞子 rank, if any (not yet generated)
+    wildcard: Optional[int] = None  # the slot of the flower card F (花牌), if the deck has one
+    wild_ranks: tuple[int, ...] = ()  # the ranks F may stand for
+    #: bomb kinds, weakest first: a later kind beats an earlier one, the same kind compares
+    #: by rank; every kind listed beats any move of a kind not listed
+    bomb_order: tuple[Kind, ...] = (Kind.BOMB, Kind.ROCKET)
     description: str = ""
     kinds: frozenset = field(init=False, repr=False, compare=False)
 
@@ -110,6 +121,7 @@ class Rules:
         kinds = set(self.units) | {c.kind for c in self.chains} | {a.kind for a in self.attachments}
         if self.rocket:
             kinds.add(Kind.ROCKET)
+        kinds |= {k for k in self.bomb_order if k != Kind.ROCKET or self.rocket}
         object.__setattr__(self, "kinds", frozenset(kinds))
 
     def __hash__(self) -> int:
@@ -143,7 +155,7 @@ class Rules:
     def check_hand(self, bits: int, what: str = "hand") -> None:
         """Raise `RulesError` unless ``bits`` fits in this rule set's deck."""
         if not bits_contain(self.deck, bits):
-            extra = [RANK_CHARS[r] for r in range(N_RANKS)
+            extra = [SLOT_CHARS[r] for r in range(N_SLOTS)
                      if (bits >> (4 * r)) & 15 > (self.deck >> (4 * r)) & 15]
             raise RulesError(f"{what} has more {', '.join(extra)} than the {self.name} deck holds")
 
@@ -217,11 +229,25 @@ HOMEWORK = replace(
     description="Tsinghua homework: standard plus gapped chains, no planes with wings, any hand size",
 )
 
-RULESETS: dict[str, Rules] = {r.name: r for r in (STANDARD, MINI, HOMEWORK)}
+WILDCARD = replace(
+    STANDARD,
+    name="wildcard",
+    deck=STANDARD.deck | F_BIT,
+    kitty_size=4,
+    attachments=tuple(replace(a, distinct=True) if a.kind == Kind.PLANE_SOLO else a
+                      for a in STANDARD.attachments),
+    wildcard=RF,
+    wild_ranks=_STD_RANKS,
+    bomb_order=(Kind.SOFT_BOMB, Kind.BOMB, Kind.ROCKET),
+    description="花牌 (REFERENCE §7): 55 cards with a flower card F for any rank 3..A, 17 each + 4 kitty; "
+                "soft bombs below natural bombs; plane solo wings of distinct ranks",
+)
+
+RULESETS: dict[str, Rules] = {r.name: r for r in (STANDARD, MINI, HOMEWORK, WILDCARD)}
 
 
 def get_rules(name: str | Rules) -> Rules:
-    """Look a rule set up by name (``standard``, ``mini``, ``homework``)."""
+    """Look a rule set up by name (``standard``, ``mini``, ``homework``, ``wildcard``)."""
     if isinstance(name, Rules):
         return name
     try:
@@ -231,4 +257,4 @@ def get_rules(name: str | Rules) -> Rules:
 
 
 __all__ = ["Kind", "KIND_SHAPE", "ChainSpec", "AttachSpec", "Rules", "STANDARD", "MINI",
-           "HOMEWORK", "RULESETS", "get_rules"]
+           "HOMEWORK", "WILDCARD", "RULESETS", "get_rules"]

@@ -25,9 +25,10 @@ Conventions (REFERENCE §1, "kickers follow the standard rules"):
 
 Extending to the wildcard rule set (REFERENCE §7): `wild_readings` tries every rank a flower
 card may stand for and classifies the natural cards plus that rank with the same `readings`,
-tagging each reading with the ranks the wildcards took. What §7 changes beyond that (soft bombs
-below natural ones, plane wings of distinct ranks) goes in `RuleText` flags when that rule
-set exists.
+tagging each reading with the ranks the wildcards took. What §7 changes beyond that goes in
+data: plane wings of distinct ranks (`Carry.distinct`), soft bombs below natural ones (`beats`).
+`wild_leading` / `wild_replies` list the moves of a hand holding the flower card ``F`` as
+(cards paid, kind, rank, length): every reading of every rank ``F`` may stand for, each once.
 
 >>> sorted((k.name, RANKS[r], n) for k, r, n in readings(counts("333444555666"), STANDARD))
 [('PLANE_SOLO', '3', 3), ('PLANE_SOLO', '4', 3), ('TRIO_CHAIN', '3', 4)]
@@ -72,6 +73,7 @@ class Carry:
     links: tuple[int, ...]
     kicker_width: int
     kickers: Callable[[int], int]
+    distinct: bool = False          # solo kickers of distinct ranks (§7: plane wings)
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,17 @@ HOMEWORK = RuleText(
                               Chain(Kind.GAP_TRIO_CHAIN, 3, 2, 2)),
     carries=tuple(c for c in STANDARD.carries if c.kind not in (Kind.PLANE_SOLO, Kind.PLANE_PAIR)))
 
-TEXTS = {t.name: t for t in (STANDARD, MINI, HOMEWORK)}
+# §7: the standard combinations; a plane's solo wings are of different ranks. (Soft bombs and
+# the flower card itself are handled by `wild_leading` and `beats`.)
+WILDCARD = RuleText(
+    "wildcard", ALL, THREE_TO_A, chains=STANDARD.chains,
+    carries=tuple(Carry(c.kind, c.width, c.links, c.kicker_width, c.kickers, c.kind == Kind.PLANE_SOLO)
+                  for c in STANDARD.carries))
+#: §7: the flower card stands for any one rank 3..A; its packed slot (after the 15 ranks)
+FLOWER_STANDS_FOR = THREE_TO_A
+FLOWER = 1 << (4 * N)
+
+TEXTS = {t.name: t for t in (STANDARD, MINI, HOMEWORK, WILDCARD)}
 
 
 def text_of(rules) -> RuleText:
@@ -156,9 +168,11 @@ def counts(cards: str) -> tuple[int, ...]:
 
 
 # -- classification ------------------------------------------------------------------------
-def _kickers_ok(kick: list[int], n: int, width: int) -> bool:
+def _kickers_ok(kick: list[int], n: int, width: int, distinct: bool = False) -> bool:
     """Whether the leftover counts ``kick`` are ``n`` kickers of ``width`` cards (see module doc)."""
     used = [c for c in kick if c]
+    if distinct:
+        return len(used) == n and all(c == width for c in used)
     if width == 2:
         return len(used) == n and all(c == 2 for c in used)
     return sum(used) == n and all(c <= 2 or (c == 3 and n == 3) for c in used)
@@ -198,20 +212,23 @@ def readings(c: tuple[int, ...], rt: RuleText) -> frozenset:
                     kick[r] -= ca.width
                 if any(kick[r] for r in main):
                     continue                    # a kicker may not share a rank with the main part
-                if _kickers_ok(kick, k, ca.kicker_width):
+                if _kickers_ok(kick, k, ca.kicker_width, ca.distinct):
                     out.add((ca.kind, s, links))
     return frozenset(out)
 
 
 def beats(a: Reading, b: Reading) -> bool:
     """REFERENCE §1 "Following": the rocket beats everything; a bomb beats any non-bomb and
-    any lower bomb; otherwise same kind, same length, higher main rank."""
+    any lower bomb; otherwise same kind, same length, higher main rank. §7: a natural bomb
+    beats every soft bomb, a soft bomb any non-bomb and any lower soft bomb."""
     if a[0] == Kind.ROCKET:
         return b[0] != Kind.ROCKET
     if b[0] == Kind.ROCKET:
         return False
     if a[0] == Kind.BOMB:
         return b[0] != Kind.BOMB or a[1] > b[1]
+    if a[0] == Kind.SOFT_BOMB:
+        return b[0] not in (Kind.BOMB, Kind.SOFT_BOMB) or (b[0] == Kind.SOFT_BOMB and a[1] > b[1])
     return a[0] == b[0] and a[2] == b[2] and a[1] > b[1]
 
 
@@ -333,7 +350,7 @@ def _as_counts(cards) -> tuple[int, ...]:
     return tuple(unpack(bits)) if bits is not None else tuple(cards)
 
 
-# -- wildcards (REFERENCE §7), for a later rule set ----------------------------------------------
+# -- wildcards (REFERENCE §7) -----------------------------------------------------------------------
 def wild_readings(c: tuple[int, ...], wild: int, rt: RuleText,
                   stands_for: tuple[int, ...] = THREE_TO_A) -> set[tuple]:
     """Readings of natural cards ``c`` plus ``wild`` flower cards, each standing for one rank
@@ -347,3 +364,47 @@ def wild_readings(c: tuple[int, ...], wild: int, rt: RuleText,
         if max(d) <= 4:
             out |= {(k, r, n, took) for k, r, n in readings(tuple(d), rt)}
     return out
+
+
+def wild_leading(cards, rules, natural: Optional[Callable] = None) -> set[tuple]:
+    """Every move a hand that may hold the flower card leads, as (cards paid, kind, rank,
+    length) with ``F`` paid as its own slot: the natural moves, and for each rank ``x`` ``F``
+    may stand for, the moves of the natural cards plus an ``x`` that use an ``x``, paying ``F``
+    for it (a four so made is a soft bomb). Each (paid, reading) once.
+
+    ``natural(counts)`` lists {packed cards: readings} of natural cards (default: the
+    rule-text brute force `leading_moves`; a test may pass a faster lister it trusts)."""
+    bits = cards if isinstance(cards, int) else getattr(cards, "bits", None)
+    if bits is None:
+        bits = pack(parse_counts(cards))
+    f = bits >> (4 * N) & 15
+    c = tuple(unpack(bits & (FLOWER - 1)))
+    lister = natural or (lambda d: leading_moves(d, rules))
+    out = {(b, k, r, n) for b, found in lister(c).items() for k, r, n in found}
+    if f:
+        for x in FLOWER_STANDS_FOR:
+            d = list(c)
+            d[x] += 1
+            one = 1 << (4 * x)
+            for b, found in lister(tuple(d)).items():
+                if b >> (4 * x) & 15:
+                    out |= {(b - one + FLOWER, Kind.SOFT_BOMB if k == Kind.BOMB else k, r, n)
+                            for k, r, n in found}
+    return out
+
+
+def wild_replies(cards, rules, to_beat: Reading, natural: Optional[Callable] = None) -> set[tuple]:
+    """The moves of `wild_leading` whose reading beats ``to_beat``, plus pass as ``(0, PASS, -1, 0)``."""
+    return {m for m in wild_leading(cards, rules, natural) if beats(m[1:], to_beat)} | {(0, Kind.PASS, -1, 0)}
+
+
+@lru_cache(maxsize=500_000)
+def lowest_reading(paid: int, reading: Reading, rt: RuleText) -> Optional[int]:
+    """The lowest rank the flower card in ``paid`` can be read as for ``reading`` (None: none)."""
+    kind = Kind.BOMB if reading[0] == Kind.SOFT_BOMB else reading[0]
+    for x in FLOWER_STANDS_FOR:
+        d = list(unpack(paid - FLOWER))
+        d[x] += 1
+        if (kind, reading[1], reading[2]) in readings(tuple(d), rt):
+            return x
+    return None

@@ -41,3 +41,27 @@ def test_oracle_perft_file_counts(rules):
             mismatches.append(f"{hand_text} vs {beat_text}: {len(moves)} != {count}")
     assert len(lines) == 200 and follows == 100
     assert not mismatches, "\n".join(mismatches[:10])
+
+
+def test_wildcard_perft_file_counts():
+    """wildcard.perft: leading, reply and depth-2 counts from the independent oracle's
+    expansion of the flower card (make_wildcard_perft.py); the moves to beat carry their reading."""
+    from ddzlab.rules import WILDCARD
+    lines = [ln for ln in (Path(__file__).parent / "data" / "wildcard.perft").read_text().splitlines()
+             if ln and not ln.startswith("#")]
+    mismatches, kinds = [], Counter()
+    for line in lines:
+        parts = [part.strip() for part in line.split("|")]
+        if parts[0] == "d2":
+            leader, follower, count = Hand(parts[1]), Hand(parts[2]), int(parts[3])
+            got = sum(len(legal_moves(follower, WILDCARD, lead)) for lead in legal_moves(leader, WILDCARD))
+            kinds["d2"] += 1
+        else:
+            hand_text, beat_text, count = parts[0], parts[1], int(parts[2])
+            to_beat = None if beat_text == "-" else detect(beat_text, WILDCARD)
+            kinds["follow" if to_beat else "lead"] += 1
+            got = len(legal_moves(Hand(hand_text), WILDCARD, to_beat))
+        if got != count:
+            mismatches.append(f"{line}: ddzlab {got}")
+    assert kinds == {"lead": 60, "follow": 60, "d2": 20}
+    assert not mismatches, "\n".join(mismatches[:10])
