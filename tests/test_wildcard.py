@@ -276,3 +276,22 @@ def test_typed_moves_in_a_game_need_their_reading() -> None:
 def test_rank_sweep_refuses_the_wildcard() -> None:
     with pytest.raises(RulesError, match="flower card"):
         generator(W).collect([0] * 15)
+
+
+def test_cli_play_and_solve_with_the_wildcard() -> None:
+    import io
+
+    from ddzlab import cli
+    out = io.StringIO()
+    code = cli.main(["play", "--rules", "wildcard", "--seed", "3", "--landlord", "1", "--seat", "0"],
+                    stdin=io.StringIO("moves\n" * 3), stdout=out)
+    text = out.getvalue()
+    assert code == 1 and "wildcard rules" in text and "F=6" in text   # a reading is shown
+    code = cli.main(["solve", "345678FQQ", "--rules", "wildcard"], stdin=io.StringIO(), stdout=io.StringIO())
+    assert code == 2           # refused with a RulesError naming the flower card (stderr)
+
+
+def test_analysis_refuses_the_wildcard_clearly() -> None:
+    from ddzlab.analysis import min_plays
+    with pytest.raises(RulesError, match="flower card F"):
+        min_plays("345678FQQ", W)

@@ -39,6 +39,7 @@ from seat −1; ``role_bug=True`` reproduces that).
 from __future__ import annotations
 
 import json
+import math
 import os
 import zipfile
 from dataclasses import dataclass
@@ -85,8 +86,9 @@ FORMAT_TAG = "ddzlab-qlearning"
 FORMAT_VERSION = 1
 DEFAULT_TABLE = DATA_DIR / "qlearning" / "qtable.npz"
 TRAIN_COMMAND = ("ddzlab train qlearning --games 10000 --seed 0 --opponents split_random "
-                 "--tie prior --q-init -40 --rewards outcome --rule mc --gamma 1 --alpha 0.1 "
-                 f"--epsilon 0.05 --out {DEFAULT_TABLE.relative_to(DATA_DIR.parent)}")
+                 "--tie prior --q-init -40 --rewards outcome --rule mc --gamma 1 --alpha 0.01 "
+                 "--average --caution 40 --min-visits 30 --epsilon 0.05 "
+                 f"--out {DEFAULT_TABLE.relative_to(DATA_DIR.parent)}")
 
 LEAD, FOLLOW = 0, 1
 _PLAIN = (Kind.SOLO, Kind.PAIR, Kind.TRIO, Kind.BOMB, Kind.SOLO_CHAIN, Kind.PAIR_CHAIN,
@@ -510,8 +512,8 @@ class QTables:
         self.q_init = float(q_init)
         self.lead = np.full((N_LEAD_STATES, N_LEAD_ACTIONS), q_init, np.float32)
         self.follow = np.full((N_FOLLOW_STATES, N_FOLLOW_ACTIONS), q_init, np.float32)
-        self.lead_visits = np.zeros(N_LEAD_STATES, np.uint32)
-        self.follow_visits = np.zeros(N_FOLLOW_STATES, np.uint32)
+        self.lead_visits = np.zeros((N_LEAD_STATES, N_LEAD_ACTIONS), np.uint32)
+        self.follow_visits = np.zeros((N_FOLLOW_STATES, N_FOLLOW_ACTIONS), np.uint32)
         self.meta: dict = {}
 
     def table(self, which: int) -> np.ndarray:
@@ -522,8 +524,8 @@ class QTables:
 
     def coverage(self) -> dict[str, float]:
         """Share of each table's states visited at least once."""
-        return {"lead": float(np.count_nonzero(self.lead_visits)) / N_LEAD_STATES,
-                "follow": float(np.count_nonzero(self.follow_visits)) / N_FOLLOW_STATES}
+        return {"lead": float(np.count_nonzero(self.lead_visits.any(axis=1))) / N_LEAD_STATES,
+                "follow": float(np.count_nonzero(self.follow_visits.any(axis=1))) / N_FOLLOW_STATES}
 
     def copy(self) -> "QTables":
         t = object.__new__(QTables)
@@ -536,9 +538,9 @@ class QTables:
         """The tables in the sparse form they are saved in (rows that differ from the
         initial value or were visited)."""
         init = np.float32(self.q_init)
-        lr = np.flatnonzero(self.lead_visits | np.any(self.lead != init, axis=1)).astype(np.int32)
-        fr = np.flatnonzero(self.follow_visits | np.any(self.follow != init, axis=1)).astype(
-            np.int32)
+        lr = np.flatnonzero(self.lead_visits.any(axis=1) | np.any(self.lead != init, axis=1))
+        fr = np.flatnonzero(self.follow_visits.any(axis=1) | np.any(self.follow != init, axis=1))
+        lr, fr = lr.astype(np.int32), fr.astype(np.int32)
         return {"lead_rows": lr, "lead_q": self.lead[lr], "lead_visits": self.lead_visits[lr],
                 "follow_rows": fr, "follow_q": self.follow[fr],
                 "follow_visits": self.follow_visits[fr]}
@@ -597,7 +599,7 @@ def _load(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
             rows, q, visits = data[f"{name}_rows"], data[f"{name}_q"], data[f"{name}_visits"]
         except KeyError as e:
             raise ModelFileError(f"{path}: missing array {e.args[0]!r}") from None
-        if q.ndim != 2 or q.shape != (len(rows), n_act) or visits.shape != rows.shape:
+        if q.ndim != 2 or q.shape != (len(rows), n_act) or visits.shape != q.shape:
             raise ModelFileError(f"{path}: {name} arrays have shapes {q.shape}, {rows.shape}, "
                                  f"{visits.shape}; expected ({len(rows)}, {n_act}) rows")
         if len(rows) and (rows.min() < 0 or rows.max() >= n_states):
@@ -653,15 +655,32 @@ REWARDS = ("seed", "outcome")
 
 
 def choose(q_row: np.ndarray, actions: Sequence[int], epsilon: float,
-           rng: np.random.Generator, order: Optional[Sequence[int]] = None) -> int:
+           rng: np.random.Generator, order: Optional[Sequence[int]] = None,
+           counts: Optional[np.ndarray] = None, caution: float = 0.0,
+           min_visits: int = 0) -> int:
     """ε-greedy: a uniform action with probability ε, else a best one. Ties go to a random
     one (the seed's way) or, with ``order`` (a rank per action, ``tie="prior"``), to the
-    lowest rank."""
+    lowest rank.
+
+    With ``caution`` > 0 and the state's visit ``counts`` per action, an action is judged
+    by its value less ``caution / √visits`` (a lower confidence bound; never-tried actions
+    come last), so a value seen a few times cannot outbid one seen hundreds of times.
+    With ``order``, ``counts`` and ``min_visits`` > 0 only the prior's first action and the
+    actions tried at least ``min_visits`` times in this state are candidates.
+    """
     if epsilon > 0 and rng.random() < epsilon:
         return actions[int(rng.random() * len(actions))]
     if len(actions) == 1:
         return actions[0]
+    if min_visits > 0 and counts is not None and order is not None:
+        first = min(actions, key=order.__getitem__)
+        actions = [a for a in actions if a == first or counts[a] >= min_visits]
+        if len(actions) == 1:
+            return actions[0]
     vals = q_row[actions].tolist()
+    if caution > 0 and counts is not None:
+        ns = counts[actions].tolist()
+        vals = [v - caution / n ** 0.5 if n else -math.inf for v, n in zip(vals, ns)]
     best = max(vals)
     top = [a for a, v in zip(actions, vals) if v == best]
     if len(top) == 1:
@@ -702,11 +721,12 @@ class Learner:
     seed's shaped rewards or the outcome alone (`REWARDS`)."""
 
     __slots__ = ("tables", "alpha", "gamma", "epsilon", "rule", "rng", "pending", "prior",
-                 "shaped", "episode")
+                 "shaped", "episode", "caution", "average", "min_visits")
 
     def __init__(self, tables: QTables, rng: np.random.Generator, alpha: float = ALPHA,
                  gamma: float = GAMMA, epsilon: float = EPSILON, rule: str = "standard",
-                 tie: str = "random", rewards: str = "seed") -> None:
+                 tie: str = "random", rewards: str = "seed", caution: float = 0.0,
+                 average: bool = False, min_visits: int = 0) -> None:
         if rewards not in REWARDS:
             raise ValueError(f"rewards={rewards!r}: use 'seed' or 'outcome'")
         if rule not in RULES:
@@ -716,6 +736,9 @@ class Learner:
         self.tables, self.rng = tables, rng
         self.alpha, self.gamma, self.epsilon, self.rule = alpha, gamma, epsilon, rule
         self.prior = tie == "prior"
+        self.caution = float(caution)
+        self.average = bool(average)
+        self.min_visits = int(min_visits)
         self.shaped = rewards == "seed"
         self.episode: list[tuple[int, int, int, float]] = []
         self.pending: Optional[tuple[int, int, int, float]] = None
@@ -729,13 +752,20 @@ class Learner:
                 self.episode.append(self.pending)
             else:
                 pt, ps, pa, pr = self.pending
-                q_update(t.table(pt), ps, pa, pr, float(row[d.actions].max()), self.alpha,
-                         self.gamma, self.rule)
-        a = choose(row, d.actions, self.epsilon, self.rng, d.order if self.prior else None)
-        t.visits(d.table)[d.state] += 1
+                q_update(t.table(pt), ps, pa, pr, float(row[d.actions].max()),
+                         self._alpha(pt, ps, pa), self.gamma, self.rule)
+        a = choose(row, d.actions, self.epsilon, self.rng, d.order if self.prior else None,
+                   t.visits(d.table)[d.state], self.caution, self.min_visits)
+        t.visits(d.table)[d.state, a] += 1
         r = bad_reward(d.table, a, len(d.actions)) if self.shaped else 0.0
         self.pending = (d.table, d.state, a, r)
         return a
+
+    def _alpha(self, table: int, state: int, action: int) -> float:
+        """α, or with ``average`` max(α, 1/visits): a running mean until 1/visits < α."""
+        if not self.average:
+            return self.alpha
+        return max(self.alpha, 1.0 / max(1, int(self.tables.visits(table)[state, action])))
 
     def finish(self, won: bool) -> None:
         """The end of the game: the last decision (every decision, for ``rule="mc"``)
@@ -747,10 +777,10 @@ class Learner:
             ret = final
             for pt, ps, pa, pr in reversed(self.episode):
                 ret = pr + self.gamma * ret
-                q_update(self.tables.table(pt), ps, pa, ret, None, self.alpha)
+                q_update(self.tables.table(pt), ps, pa, ret, None, self._alpha(pt, ps, pa))
             self.episode = []
         pt, ps, pa, _ = self.pending
-        q_update(self.tables.table(pt), ps, pa, final, None, self.alpha, self.gamma,
+        q_update(self.tables.table(pt), ps, pa, final, None, self._alpha(pt, ps, pa), self.gamma,
                  "standard" if self.rule == "mc" else self.rule)
         self.pending = None
 
@@ -769,7 +799,8 @@ class QLearningAgent(SmallestAgent):
 
     def __init__(self, tables: Optional[QTables] = None, path: Union[str, Path, None] = None,
                  epsilon: float = 0.0, seed: SeedLike = None, tie: Optional[str] = None,
-                 role_bug: Optional[bool] = None) -> None:
+                 role_bug: Optional[bool] = None, caution: Optional[float] = None,
+                 min_visits: Optional[int] = None) -> None:
         self.tables = tables if tables is not None else load_tables(path)
         trained = self.tables.meta.get("config", {})
         self.epsilon = float(epsilon)
@@ -778,11 +809,15 @@ class QLearningAgent(SmallestAgent):
         if self.tie not in TIES:
             raise ValueError(f"tie={self.tie!r}: use 'random' or 'prior'")
         self.role_bug = bool(role_bug if role_bug is not None else trained.get("role_bug", False))
+        self.caution = float(caution if caution is not None else trained.get("caution", 0.0))
+        self.min_visits = int(min_visits if min_visits is not None
+                              else trained.get("min_visits", 0))
 
     def play(self, obs: Observation) -> Move:
         d = decide_obs(obs, self.role_bug)
         a = choose(self.tables.table(d.table)[d.state], d.actions, self.epsilon, self.rng,
-                   d.order if self.tie == "prior" else None)
+                   d.order if self.tie == "prior" else None,
+                   self.tables.visits(d.table)[d.state], self.caution, self.min_visits)
         return d.move(a)
 
 
