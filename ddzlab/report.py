@@ -323,7 +323,7 @@ def numbers_only(collected: dict, machine: bool = True) -> dict:
 
 
 def _dumps(data: dict) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"   # record order kept
 
 
 def merge_results(path: Path, new: dict, existing_names: Sequence[str]) -> dict:
