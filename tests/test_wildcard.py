@@ -312,3 +312,24 @@ def test_analysis_refuses_the_wildcard_clearly() -> None:
     from ddzlab.analysis import best_score
     with pytest.raises(RulesError, match="flower card F"):
         best_score("345678FQQ", W)
+
+
+def test_duels_and_game_records_with_the_wildcard(tmp_path) -> None:
+    """The arena plays wildcard deals; records keep each move's reading and replay it."""
+    from ddzlab.agents.base import AgentError
+    from ddzlab.arena import duel_games
+    from ddzlab.records import read_records
+    path = tmp_path / "wild.jsonl"
+    games = duel_games("greedy", "random", 6, rules="wildcard", progress=False, seed=3, record=path)
+    assert len(games) == 12
+    header, recs = read_records(path)
+    recs = list(recs)
+    moves = [m for r in recs for _, m, _ in r.moves]
+    assert header.rules == W and len(recs) == 12
+    assert any(m.reading is not None for m in moves)        # F was played, reading and all
+    for r in recs:
+        assert r.finished and sum(r.scores) == 0
+    with pytest.raises(AgentError):
+        duel_games("rulev1", "random", 1, rules="wildcard", progress=False)
+    with pytest.raises(RulesError, match="flower card"):
+        duel_games("weights", "random", 1, rules="wildcard", progress=False)
