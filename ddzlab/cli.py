@@ -72,6 +72,12 @@ def _grouped(bits: int) -> str:
     return " ".join(groups) if groups else "(none)"
 
 
+def _shown(move) -> str:
+    """A move's cards grouped, with the flower card's reading (``4 5 6 7 8 F=9``)."""
+    text = _grouped(move.cards)
+    return text if move.reading is None else f"{text}={str(move).rsplit('=', 1)[1]}"
+
+
 def _who(game: Game, seat: int, human: int, names: dict[int, str]) -> str:
     role = game.role(seat)
     who = "you" if seat == human else f"seat {seat} ({names[seat]})"
@@ -111,7 +117,7 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
                 _human_move(game, human, inp, out)
             else:
                 move = game.play(agents[seat].play(game.observation(seat)), seat)
-                print(f"{_who(game, seat, human, names)} plays {_grouped(move.cards) if move.cards else 'pass'}"
+                print(f"{_who(game, seat, human, names)} plays {_shown(move) if move.cards else 'pass'}"
                       f"   [{game.sizes[seat]} left]", file=out)
     except _Quit as q:
         print(f"Game abandoned ({q}).", file=out)
@@ -151,7 +157,7 @@ def _human_move(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
     if game.last_move is None:
         print("You lead.", file=out)
     else:
-        print(f"To beat: {_grouped(game.last_move.cards)} ({game.last_move.kind.label}) "
+        print(f"To beat: {_shown(game.last_move)} ({game.last_move.kind.label}) "
               f"from seat {game.last_seat}", file=out)
     while True:
         text = _ask("Your move: ", inp, out)
@@ -165,7 +171,7 @@ def _human_move(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
             continue
         try:
             move = game.play(text, human)
-            said = f"You play {_grouped(move.cards)}" if move.cards else "You pass"
+            said = f"You play {_shown(move)}" if move.cards else "You pass"
             print(f"{said}   [{game.sizes[human]} left]", file=out)
             return
         except DdzError as e:

@@ -609,6 +609,10 @@ class WildcardGenerator:
         self.subs: dict[tuple[Move, int], Optional[Move]] = {}
         #: (cards paid, kind, rank, length) -> the one move with F
         self.fmoves: dict[tuple[int, Kind, int, int], Move] = {}
+        #: per rank F may stand for: id(natural move) -> `_sub` (the hot path of `_expand`:
+        #: ids hash in C; the natural moves are shared table entries, kept alive in `alive`)
+        self.by_id: list[dict[int, Optional[Move]]] = [{} for _ in self.wild]
+        self.alive: list[Move] = []
 
     def __getattr__(self, name: str):
         raise RulesError(f"the {self.rules.name} rules' flower card F has no rank-count move "
@@ -657,16 +661,20 @@ class WildcardGenerator:
         out = natural(nat)
         if nat == bits:
             return out
-        seen: set = set()
-        subs = self.subs
-        for x, one in self.wild:
-            for m in natural(nat + one):
-                f = subs.get((m, x), 0)
-                if f == 0:
-                    f = self._sub(m, x, one)
-                if f is not None and f not in seen:
-                    seen.add(f)
-                    out.append(f)
+        found: dict[int, Optional[Move]] = {}
+        for (x, one), table in zip(self.wild, self.by_id):
+            moves = natural(nat + one)
+            try:
+                subs = list(map(table.__getitem__, map(id, moves)))
+            except KeyError:
+                for m in moves:
+                    if id(m) not in table:
+                        table[id(m)] = self._sub(m, x, one)
+                        self.alive.append(m)     # keeps the id unique while it is a key
+                subs = list(map(table.__getitem__, map(id, moves)))
+            found.update(zip(map(id, subs), subs))
+        found.pop(id(None), None)
+        out += found.values()
         return out
 
     def leading(self, bits: int) -> list[Move]:

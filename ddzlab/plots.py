@@ -135,6 +135,31 @@ def box_groups(ax: Axes, groups: dict, *, log: bool = False, ylabel: str = "") -
     return ax
 
 
+def share_heatmap(ax: Axes, share: pd.DataFrame, counts: pd.DataFrame, *, label: str = "share",
+                  cmap: str = "RdBu_r") -> Axes:
+    """A grid of shares (0..1) with each cell's count written in it; cells with no
+    observations are hatched grey (no share can look like them) and named in a legend."""
+    values = share.to_numpy(dtype=float)
+    n = counts.reindex(index=share.index, columns=share.columns).fillna(0).to_numpy(dtype=int)
+    image = ax.imshow(np.ma.masked_invalid(values), origin="lower", cmap=cmap, vmin=0, vmax=1, aspect="auto")
+    ax.grid(False)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            if n[i, j] == 0 or not np.isfinite(values[i, j]):
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, gid="empty-cell", **EMPTY))
+                continue
+            ink = "white" if abs(values[i, j] - 0.5) > 0.3 else "black"
+            ax.text(j, i, f"{values[i, j]:.0%}\nn={n[i, j]}", ha="center", va="center", fontsize=8, color=ink)
+    ax.set_xticks(range(values.shape[1]), [str(c) for c in share.columns])
+    ax.set_yticks(range(values.shape[0]), [str(r) for r in share.index])
+    bar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
+    bar.set_label(label)
+    if (n == 0).any():
+        ax.legend(handles=[Patch(label="no hands", **EMPTY)], loc="upper center", bbox_to_anchor=(0.5, -0.15),
+                  frameon=False)
+    return ax
+
+
 def against_truth(ax: Axes, truth: Sequence[float], value: Sequence[float], label: str, *,
                   jitter: float = 0.12, seed: int = 0, color: str = "C0") -> Axes:
     """A lower bound against the true value it bounds, one dot per case (seeded jitter),
@@ -436,6 +461,6 @@ def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "va
     return ax
 
 
-__all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
+__all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "share_heatmap", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
            "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
            "coverage_curves", "runs_strip"]

@@ -36,7 +36,8 @@ import pandas as pd
 from .agents.base import AgentSpec, make_agent, register_trainer
 from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
-                               QTables, _load, choose, decide)
+                               QTables, choose, decide)
+from .agents.qlearning.tables import _load
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
 from .errors import ModelFileError
@@ -92,17 +93,21 @@ def learner_controller(learner: Learner, role_bug: bool = False) -> Controller:
 
 
 def table_controller(tables: QTables, rng: np.random.Generator, epsilon: float = 0.0,
-                     role_bug: Optional[bool] = None, tie: Optional[str] = None) -> Controller:
+                     role_bug: Optional[bool] = None, tie: Optional[str] = None,
+                     caution: Optional[float] = None) -> Controller:
     """The table's ε-greedy policy, without learning (``tie`` and ``role_bug`` default to
     the table's training settings)."""
     trained = tables.meta.get("config", {})
     prior = (tie or trained.get("tie", "random")) == "prior"
     bug = trained.get("role_bug", False) if role_bug is None else role_bug
+    keep = trained.get("caution", 0.0) if caution is None else caution
+    min_visits = trained.get("min_visits", 0)
 
     def act(game: Game, seat: int) -> Move:
         d = _decision(game, seat, bug)
         return d.move(choose(tables.table(d.table)[d.state], d.actions, epsilon, rng,
-                             d.order if prior else None))
+                             d.order if prior else None, tables.visits(d.table)[d.state], keep,
+                             min_visits))
     return act
 
 
@@ -234,6 +239,10 @@ class TrainConfig:
     tie: str = "random"                  # or "prior" (ddzlab's tie-break, not the seed's)
     q_init: float = 0.0                  # the seed starts at 0; e.g. -40 is pessimistic
     rewards: str = "seed"                # or "outcome" (only ±40 at the end)
+    caution: float = 0.0                 # > 0: act on value − caution/√visits (ddzlab)
+    average: bool = False                # α = max(alpha, 1/visits): running means (ddzlab)
+    min_visits: int = 0                  # > 0: leave the prior's action only for actions
+                                         # tried this often in the state (ddzlab)
     eval_every: int = 0                  # 0: no periodic evaluation
     eval_games: int = 200
     eval_opponent: str = "split_random"
@@ -281,7 +290,7 @@ def _train_one(tables: QTables, cfg: TrainConfig, rng: np.random.Generator,
     if mode == "mixed":
         mode = ("self", "split_random", "greedy")[int(rng.integers(3))]
     learners = [Learner(tables, rng, cfg.alpha, cfg.gamma, cfg.epsilon, cfg.rule, cfg.tie,
-                        cfg.rewards)
+                        cfg.rewards, cfg.caution, cfg.average, cfg.min_visits)
                 if mode == "self" or s == seat else None for s in range(3)]
     if mode == "greedy":
         other = greedy
@@ -395,6 +404,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--tie", default="random", choices=TIES,
                    help="random: the seed's tie-break; prior: ddzlab's preference order")
     p.add_argument("--rewards", default="seed", choices=REWARDS)
+    p.add_argument("--min-visits", type=int, default=0,
+                   help="leave the prior's action only for actions tried this often")
+    p.add_argument("--average", action="store_true",
+                   help="alpha = max(alpha, 1/visits): running means of the returns")
+    p.add_argument("--caution", type=float, default=0.0,
+                   help="act on Q - caution/sqrt(visits) (0: the seed's plain Q)")
     p.add_argument("--q-init", type=float, default=0.0, help="initial Q (the seed: 0)")
     p.add_argument("--alpha", type=float, default=ALPHA)
     p.add_argument("--gamma", type=float, default=GAMMA)
@@ -403,7 +418,8 @@ def main(argv: list[str]) -> int:
     a = p.parse_args(argv)
     cfg = TrainConfig(games=a.games, seed=a.seed, alpha=a.alpha, gamma=a.gamma,
                       epsilon=a.epsilon, rule=a.rule, opponents=a.opponents, tie=a.tie,
-                      q_init=a.q_init, rewards=a.rewards,
+                      q_init=a.q_init, rewards=a.rewards, caution=a.caution,
+                      average=a.average, min_visits=a.min_visits,
                       eval_every=a.eval_every, eval_games=a.eval_games)
     try:
         res = train(cfg, a.out, resume=a.resume, checkpoint_every=a.checkpoint_every,

@@ -107,10 +107,12 @@ def _flush() -> None:
     tmp.replace(path)
 
 
-def record(key: str, value: Any, text: str, fmt: Optional[str] = None) -> Any:
+def record(key: str, value: Any, text: str, fmt: Optional[str] = None, machine: bool = False) -> Any:
     """Record a number the notebook quotes: ``key`` (lower_snake_case, unique in the
     notebook), its value, what it is (``text``), and how to print it (``fmt``). Returns
-    ``value`` unchanged. Raises `RecordError` on a bad key, value, text or format."""
+    ``value`` unchanged. ``machine=True`` marks a wall-clock number: shown in the report,
+    kept out of the committed results file and the README (it changes run to run).
+    Raises `RecordError` on a bad key, value, text or format."""
     if not isinstance(key, str) or not KEY_PATTERN.match(key):
         raise RecordError(f"key {key!r} must be lower_snake_case (letters, digits, _)")
     if not isinstance(text, str) or not text.strip():
@@ -120,7 +122,10 @@ def record(key: str, value: Any, text: str, fmt: Optional[str] = None) -> Any:
         shown = format_value(plain, fmt)
     except (ValueError, TypeError) as e:
         raise RecordError(f"format {fmt!r} does not fit {key}={plain!r}: {e}") from None
-    _state["numbers"][key] = {"value": plain, "text": text.strip(), "fmt": fmt, "shown": shown}
+    entry = {"value": plain, "text": text.strip(), "fmt": fmt, "shown": shown}
+    if machine:
+        entry["machine"] = True
+    _state["numbers"][key] = entry
     _flush()
     return value
 
@@ -278,7 +283,8 @@ def run_report(full: bool = False, only: Optional[Sequence[str]] = None,
     print(f"report done: {len(done)} notebook(s), executed copies in {out_dir}; "
           f"document {index}", file=out)
     if publish:
-        merged = merge_results(RESULTS_FILE, numbers_only(collected), [p.stem for p in find_notebooks(notebooks_dir)])
+        merged = merge_results(RESULTS_FILE, numbers_only(collected, machine=False),
+                               [p.stem for p in find_notebooks(notebooks_dir)])
         if update_readme(README_FILE, merged):
             print(f"updated {RESULTS_FILE.name} and the README's results block", file=out)
     return done
@@ -308,14 +314,16 @@ def collect(executed: Sequence[Path], scale: str) -> dict:
     return {"scale": scale, "notebooks": notebooks}
 
 
-def numbers_only(collected: dict) -> dict:
-    """The results file's content: per notebook its key numbers (value, text, fmt, shown)."""
+def numbers_only(collected: dict, machine: bool = True) -> dict:
+    """The results file's content: per notebook its key numbers (value, text, fmt, shown);
+    ``machine=False`` leaves out the wall-clock ones (the committed file)."""
     return {"scale": collected["scale"],
-            "notebooks": {nb["name"]: nb["numbers"] for nb in collected["notebooks"]}}
+            "notebooks": {nb["name"]: {k: v for k, v in nb["numbers"].items() if machine or not v.get("machine")}
+                          for nb in collected["notebooks"]}}
 
 
 def _dumps(data: dict) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"   # record order kept
 
 
 def merge_results(path: Path, new: dict, existing_names: Sequence[str]) -> dict:
@@ -404,7 +412,8 @@ def write_html(collected: dict, path: Path, root: Path = ROOT) -> Path:
     for nb in collected["notebooks"]:
         for entry in nb["numbers"].values():
             parts.append(f"<tr><td><a href='#{esc(nb['name'])}'>{esc(nb['name'])}</a></td>"
-                         f"<td>{esc(entry['text'])}</td><td class='v'>{esc(entry['shown'])}</td></tr>")
+                         f"<td>{esc(entry['text'])}{' (this machine)' if entry.get('machine') else ''}</td>"
+                         f"<td class='v'>{esc(entry['shown'])}</td></tr>")
     parts.append("</table>")
     for nb in collected["notebooks"]:
         parts.append(f"<section id='{esc(nb['name'])}'>")

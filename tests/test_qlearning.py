@@ -153,6 +153,17 @@ def test_prior_tie_break():
     assert Q.choose(zero, fp.actions, 0.0, rng, fp.order) == 0    # let the partner's move run
     picks = {Q.choose(zero, [0, 1, 2], 0.0, rng) for _ in range(50)}
     assert picks == {0, 1, 2}                                       # the seed: random ties
+    q = np.zeros(Q.N_LEAD_ACTIONS, np.float32)
+    n = np.zeros(Q.N_LEAD_ACTIONS, np.uint32)
+    q[13], n[13] = -10.0, 400        # the prior's choice, well known: −10 − 40/20 = −12
+    q[1], n[1] = 0.0, 4              # better on 4 visits: 0 − 40/2 = −20
+    q[5], n[5] = -30.0, 50
+    assert Q.choose(q, d.actions, 0.0, rng, d.order, n, caution=40.0) == 13
+    assert Q.choose(q, d.actions, 0.0, rng, d.order) == 1          # plain Q follows the noise
+    n[1] = 100                       # 0 − 4 = −4 > −12
+    assert Q.choose(q, d.actions, 0.0, rng, d.order, n, caution=40.0) == 1
+    assert Q.choose(q, d.actions, 0.0, rng, d.order, n, min_visits=101) == 13   # 1 too rare
+    assert Q.choose(q, d.actions, 0.0, rng, d.order, n, min_visits=100) == 1
 
 
 def test_learner_step_and_bad_reward():
@@ -168,7 +179,7 @@ def test_learner_step_and_bad_reward():
     assert t.lead[5, 0] == pytest.approx(1 + 0.5 * (-1.2 + 0.8 * 3 - 1))
     lr.finish(won=False)
     assert t.follow[7, 2] == pytest.approx(3 + 0.5 * (-40 - 3)) and lr.pending is None
-    assert t.lead_visits[5] == 1 and t.follow_visits[7] == 1
+    assert t.lead_visits[5, 0] == 1 and t.follow_visits[7, 2] == 1 and t.lead_visits.sum() == 1
 
 
 def test_monte_carlo_rule_by_hand():
@@ -245,9 +256,9 @@ def test_seed_deal_first_caller_is_landlord():
 def test_save_load_roundtrip_and_bad_files(tmp_path):
     t = Q.QTables()
     t.lead[123, 4] = 2.5
-    t.lead_visits[123] = 3
+    t.lead_visits[123, 4] = 3
     t.follow[9, 8] = -1.25
-    t.follow_visits[9] = 1
+    t.follow_visits[9, 8] = 1
     t.meta["note"] = "x"
     p = t.save(tmp_path / "t.npz")
     u = Q.QTables.load(p)
@@ -280,7 +291,7 @@ def test_save_load_roundtrip_and_bad_files(tmp_path):
 
 
 def test_missing_default_table_names_the_command(monkeypatch, tmp_path):
-    monkeypatch.setattr(Q, "DEFAULT_TABLE", tmp_path / "none.npz")
+    monkeypatch.setattr(Q.tables, "DEFAULT_TABLE", tmp_path / "none.npz")
     with pytest.raises(ModelFileError, match="ddzlab train qlearning"):
         Q.load_tables()
 

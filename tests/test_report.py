@@ -29,7 +29,12 @@ def test_record_validates_and_writes_json(tmp_path, monkeypatch):
     assert record("acc", np.float64(0.93264), "accuracy", fmt=".3f") == 0.93264
     record("n_hands", np.int64(4048), "hands")
     report.caption("01_x.png", "A caption.")
+    record("seconds", 1.25, "wall clock", machine=True)
     data = json.loads(target.read_text())
+    assert data["numbers"]["seconds"]["machine"] is True
+    collected = {"scale": "quick", "notebooks": [{"name": "01_x", **data}]}
+    assert set(report.numbers_only(collected, machine=False)["notebooks"]["01_x"]) == {"acc", "n_hands"}
+    assert set(report.numbers_only(collected)["notebooks"]["01_x"]) == {"acc", "n_hands", "seconds"}
     assert data["numbers"]["acc"] == {"value": 0.93264, "text": "accuracy", "fmt": ".3f", "shown": "0.933"}
     assert data["numbers"]["n_hands"]["shown"] == "4,048" and isinstance(data["numbers"]["n_hands"]["value"], int)
     assert data["figures"] == [{"file": "01_x.png", "caption": "A caption.", "machine": False}]
@@ -69,6 +74,7 @@ def test_readme_block_matches_the_committed_results_file():
     for name, numbers in results["notebooks"].items():
         assert (ROOT / "notebooks" / f"{name}.ipynb").exists(), f"{name} has no notebook"
         for key, entry in numbers.items():
+            assert not entry.get("machine"), f"{key}: wall-clock numbers stay out of the committed file"
             assert entry["shown"] == report.format_value(entry["value"], entry["fmt"]), key
 
 
