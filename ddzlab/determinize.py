@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_c
 
 import numpy as np
 
-from .cards import N_RANKS, bits_contain, bits_size, format_bits, shuffled
+from .cards import N_RANKS, N_SLOTS, bits_contain, bits_size, format_bits, shuffled
 from .deals import Deal, SeedLike, as_rng
 from .errors import DdzError
 from .game import Game, Observation, Phase, _kitty_left
@@ -307,7 +307,7 @@ def guess_accuracy(obs: Observation, game: Game, world: Game) -> float:
         if h == obs.seat:
             continue
         a, b = true[h], guessed[h]
-        right += sum(min((a >> (4 * r)) & 15, (b >> (4 * r)) & 15) for r in range(N_RANKS))
+        right += sum(min((a >> (4 * r)) & 15, (b >> (4 * r)) & 15) for r in range(N_SLOTS))
     right -= sum(bits_size(v) for v in known_cards(obs).values())
     return right / unseen
 

@@ -36,7 +36,8 @@ import pandas as pd
 from .agents.base import AgentSpec, make_agent, register_trainer
 from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
-                               QTables, _load, choose, decide)
+                               QTables, choose, decide)
+from .agents.qlearning.tables import _load
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
 from .errors import ModelFileError

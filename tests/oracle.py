@@ -408,3 +408,21 @@ def lowest_reading(paid: int, reading: Reading, rt: RuleText) -> Optional[int]:
         if (kind, reading[1], reading[2]) in readings(tuple(d), rt):
             return x
     return None
+
+
+def wild_fewest_plays(cards, rules) -> int:
+    """`fewest_plays` for a hand that may hold the flower card: recursion over the paid cards
+    of `wild_leading` (F is its own slot, so the lowest remaining slot may be F itself)."""
+    bits = cards if isinstance(cards, int) else getattr(cards, "bits", None)
+    moves = sorted({m[0] for m in wild_leading(bits, rules)})
+
+    @lru_cache(maxsize=None)
+    def solve(b: int) -> int:
+        if not b:
+            return 0
+        low = b & -b
+        low = 15 << (4 * ((low.bit_length() - 1) // 4))
+        return 1 + min(solve(b - m) for m in moves
+                       if m & low and all((b >> s & 15) >= (m >> s & 15) for s in range(0, 64, 4)))
+
+    return solve(bits)

@@ -291,7 +291,7 @@ def test_save_load_roundtrip_and_bad_files(tmp_path):
 
 
 def test_missing_default_table_names_the_command(monkeypatch, tmp_path):
-    monkeypatch.setattr(Q, "DEFAULT_TABLE", tmp_path / "none.npz")
+    monkeypatch.setattr(Q.tables, "DEFAULT_TABLE", tmp_path / "none.npz")
     with pytest.raises(ModelFileError, match="ddzlab train qlearning"):
         Q.load_tables()
 

@@ -291,7 +291,45 @@ def test_cli_play_and_solve_with_the_wildcard() -> None:
     assert code == 2           # refused with a RulesError naming the flower card (stderr)
 
 
-def test_analysis_refuses_the_wildcard_clearly() -> None:
+def test_min_plays_equals_the_oracle_fewest_plays() -> None:
     from ddzlab.analysis import min_plays
+    rng = np.random.default_rng(8)
+    for i in range(40):
+        hand = wild_hand(rng, int(rng.integers(2, 10)), i)
+        want = oracle.wild_fewest_plays(hand, W)
+        got = min_plays(hand, W)
+        assert got.plays == want, (str(hand), got.plays, want)
+        assert sum(m.cards for m in got.moves) == hand.bits and len(got.moves) == want
+        assert all(detect(m.cards, W, m.reading) == m for m in got.moves)
+    assert min_plays("3333F", W).plays == 2 and min_plays("45678F", W).plays == 1
+    assert min_plays("33344455F", W).plays == 1 and str(min_plays("3334445F", W).moves[0]) == "3334445F=6"
+    for text in ("34567777F89", "3333F4", "33334444F", "7777AAAAF2", "3456F89TJ7777"):   # F beside a bomb
+        hand = Hand(text)
+        assert min_plays(hand, W).plays == oracle.wild_fewest_plays(hand, W), text
+
+
+def test_analysis_refuses_the_wildcard_clearly() -> None:
+    from ddzlab.analysis import best_score
     with pytest.raises(RulesError, match="flower card F"):
-        min_plays("345678FQQ", W)
+        best_score("345678FQQ", W)
+
+
+def test_duels_and_game_records_with_the_wildcard(tmp_path) -> None:
+    """The arena plays wildcard deals; records keep each move's reading and replay it."""
+    from ddzlab.agents.base import AgentError
+    from ddzlab.arena import duel_games
+    from ddzlab.records import read_records
+    path = tmp_path / "wild.jsonl"
+    games = duel_games("greedy", "random", 6, rules="wildcard", progress=False, seed=3, record=path)
+    assert len(games) == 12
+    header, recs = read_records(path)
+    recs = list(recs)
+    moves = [m for r in recs for _, m, _ in r.moves]
+    assert header.rules == W and len(recs) == 12
+    assert any(m.reading is not None for m in moves)        # F was played, reading and all
+    for r in recs:
+        assert r.finished and sum(r.scores) == 0
+    with pytest.raises(AgentError):
+        duel_games("rulev1", "random", 1, rules="wildcard", progress=False)
+    with pytest.raises(RulesError, match="flower card"):
+        duel_games("weights", "random", 1, rules="wildcard", progress=False)

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import heapq
 import time
-from dataclasses import dataclass, field
+from functools import lru_cache
+from dataclasses import dataclass, field, replace
 from typing import Union
 
 from ..cards import Hand, bits_size
-from ..moves import Move
-from ..rules import STANDARD, Rules, get_rules
+from ..moves import Move, generator
+from ..rules import STANDARD, Kind, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
 
 HEURISTICS = ("zero", "ceil", "strong")
@@ -56,6 +57,65 @@ class PlaysResult:
 
     def __str__(self) -> str:
         return f"{self.plays} plays: {moves_text(self.moves)}"
+
+
+@lru_cache(maxsize=None)
+def read_rules(rules: Rules) -> Rules:
+    """The rules of a wildcard hand's cards *as read*: no flower card, and each rank it may
+    stand for may hold a fifth copy (F read as a rank of which the hand holds all four)."""
+    deck = rules.deck & ~(15 << (4 * rules.wildcard))
+    for r in rules.wild_ranks:
+        deck += 1 << (4 * r)
+    return replace(rules, name=f"{rules.name} (read)", deck=deck, wildcard=None, wild_ranks=())
+
+
+def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
+    """Fewest plays of a hand that may hold the flower card: the best over the ranks F may
+    stand for of the natural search on the cards so read (every split of the hand reads F
+    as one rank; every split of the read cards puts that rank's extra copy in one play, which
+    pays F for it)."""
+    t0 = time.perf_counter()
+    read = read_rules(rules)
+    f_bit = 1 << (4 * rules.wildcard)
+    if not bits & f_bit:
+        res = min_plays(Hand.from_bits(bits), read, heuristic)
+        res.seconds = time.perf_counter() - t0
+        return res
+    nat = bits - f_bit
+    best, best_x = None, None
+    expanded = generated = 0
+    full = []                       # ranks of which the hand holds all four: no fifth copy
+    for x in rules.wild_ranks:
+        if nat >> (4 * x) & 15 >= 4:
+            full.append(x)
+            continue
+        res = min_plays(Hand.from_bits(nat + (1 << (4 * x))), read, heuristic)
+        expanded, generated = expanded + res.expanded, generated + res.generated
+        if best is None or res.plays < best.plays:
+            best, best_x = res, x
+    gen = generator(rules)
+    if full:
+        # F read as a rank the hand holds four of: try each such play of F, then the rest
+        # (natural cards) by the natural search
+        for m in gen.leading(bits):
+            if m.reading in full and (best is None or best.plays > 1):
+                res = min_plays(Hand.from_bits(bits - m.cards), read, heuristic)
+                expanded, generated = expanded + res.expanded, generated + res.generated
+                if best is None or res.plays + 1 < best.plays:
+                    best = PlaysResult(res.plays + 1, [m] + res.moves, root_h=res.root_h)
+                    best_x = None
+    if best_x is None:
+        return PlaysResult(best.plays, best.moves, expanded, generated, time.perf_counter() - t0,
+                           heuristic, best.root_h, {"flower_reads": best.moves[0].reading})
+    moves, paid = [], False
+    for m in best.moves:
+        if not paid and m.cards >> (4 * best_x) & 15:
+            kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
+            m = gen._canonical(m.cards - (1 << (4 * best_x)) + f_bit, kind, m.rank, m.length)
+            paid = True
+        moves.append(m)
+    return PlaysResult(best.plays, moves, expanded, generated, time.perf_counter() - t0, heuristic,
+                       best.root_h, {"flower_reads": best_x})
 
 
 def heuristic_value(tab, bits: int, r: int, pending: tuple, heuristic: str) -> int:
@@ -114,6 +174,8 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic {heuristic!r}; choose from {', '.join(HEURISTICS)}")
     bits = hand_bits(hand, rules)
+    if rules.wildcard is not None:
+        return _wild_min_plays(bits, rules, heuristic)
     t0 = time.perf_counter()
     tab = tables(rules)
     if not bits:

@@ -1,0 +1,155 @@
+"""The two Q-tables, their visit counts, and their compressed file format."""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+
+from ...config import DATA_DIR
+from ...errors import ModelFileError
+from .abstraction import (FOLLOW, LEAD, N_FOLLOW_ACTIONS, N_FOLLOW_STATES, N_LEAD_ACTIONS,
+                          N_LEAD_STATES)
+
+FORMAT_TAG = "ddzlab-qlearning"
+FORMAT_VERSION = 1
+DEFAULT_TABLE = DATA_DIR / "qlearning" / "qtable.npz"
+TRAIN_COMMAND = ("ddzlab train qlearning --games 10000 --seed 0 --opponents split_random "
+                 "--tie prior --q-init -40 --rewards outcome --rule mc --gamma 1 --alpha 0.01 "
+                 "--average --caution 40 --min-visits 30 --epsilon 0.05 "
+                 f"--out {DEFAULT_TABLE.relative_to(DATA_DIR.parent)}")
+
+# -- tables ---------------------------------------------------------------------------
+class QTables:
+    """The lead and follow Q-tables (every entry starts at ``q_init``: 0 in the seed),
+    visit counts per state, and free-form metadata (``meta``)."""
+
+    def __init__(self, q_init: float = 0.0) -> None:
+        self.q_init = float(q_init)
+        self.lead = np.full((N_LEAD_STATES, N_LEAD_ACTIONS), q_init, np.float32)
+        self.follow = np.full((N_FOLLOW_STATES, N_FOLLOW_ACTIONS), q_init, np.float32)
+        self.lead_visits = np.zeros((N_LEAD_STATES, N_LEAD_ACTIONS), np.uint32)
+        self.follow_visits = np.zeros((N_FOLLOW_STATES, N_FOLLOW_ACTIONS), np.uint32)
+        self.meta: dict = {}
+
+    def table(self, which: int) -> np.ndarray:
+        return self.lead if which == LEAD else self.follow
+
+    def visits(self, which: int) -> np.ndarray:
+        return self.lead_visits if which == LEAD else self.follow_visits
+
+    def coverage(self) -> dict[str, float]:
+        """Share of each table's states visited at least once."""
+        return {"lead": float(np.count_nonzero(self.lead_visits.any(axis=1))) / N_LEAD_STATES,
+                "follow": float(np.count_nonzero(self.follow_visits.any(axis=1))) / N_FOLLOW_STATES}
+
+    def copy(self) -> "QTables":
+        t = object.__new__(QTables)
+        t.q_init, t.meta = self.q_init, json.loads(json.dumps(self.meta))
+        t.lead, t.follow = self.lead.copy(), self.follow.copy()
+        t.lead_visits, t.follow_visits = self.lead_visits.copy(), self.follow_visits.copy()
+        return t
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The tables in the sparse form they are saved in (rows that differ from the
+        initial value or were visited)."""
+        init = np.float32(self.q_init)
+        lr = np.flatnonzero(self.lead_visits.any(axis=1) | np.any(self.lead != init, axis=1))
+        fr = np.flatnonzero(self.follow_visits.any(axis=1) | np.any(self.follow != init, axis=1))
+        lr, fr = lr.astype(np.int32), fr.astype(np.int32)
+        return {"lead_rows": lr, "lead_q": self.lead[lr], "lead_visits": self.lead_visits[lr],
+                "follow_rows": fr, "follow_q": self.follow[fr],
+                "follow_visits": self.follow_visits[fr]}
+
+    def save(self, path: Union[str, Path], extra: Optional[dict[str, np.ndarray]] = None) -> Path:
+        """Write a compressed .npz (format tag, version, sparse tables, metadata)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = self.arrays()
+        arrays.update(extra or {})
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, format=np.array(FORMAT_TAG), version=np.array(FORMAT_VERSION),
+                            shapes=np.array([N_LEAD_STATES, N_LEAD_ACTIONS, N_FOLLOW_STATES,
+                                             N_FOLLOW_ACTIONS]), q_init=np.array(self.q_init),
+                            meta=np.array(json.dumps(self.meta)), **arrays)
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: Union[str, Path]) -> "QTables":
+        """Read a table written by `save`; a corrupt or foreign file raises `ModelFileError`."""
+        return _load(Path(path))[0]
+
+
+def _load(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
+    """The tables of a file and its other arrays (a checkpoint's training state)."""
+    if not path.exists():
+        raise ModelFileError(f"{path}: no such Q-table file")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise ModelFileError(f"{path}: not a readable .npz Q-table ({e})") from None
+    fmt = str(data.get("format", ""))
+    if fmt != FORMAT_TAG:
+        raise ModelFileError(f"{path}: format tag {fmt!r}, expected {FORMAT_TAG!r}")
+    version = int(data.get("version", -1))
+    if version != FORMAT_VERSION:
+        raise ModelFileError(f"{path}: format version {version}, this ddzlab reads "
+                             f"version {FORMAT_VERSION}")
+    want = [N_LEAD_STATES, N_LEAD_ACTIONS, N_FOLLOW_STATES, N_FOLLOW_ACTIONS]
+    shapes = [int(x) for x in data.get("shapes", [])]
+    if shapes != want:
+        raise ModelFileError(f"{path}: table shapes {shapes}, expected {want} "
+                             "(lead states, lead actions, follow states, follow actions)")
+    try:
+        q_init = float(data["q_init"])
+    except (KeyError, TypeError, ValueError):
+        raise ModelFileError(f"{path}: missing or bad initial value q_init") from None
+    if not np.isfinite(q_init):
+        raise ModelFileError(f"{path}: initial value q_init is {q_init}")
+    t = QTables(q_init)
+    for name, n_states, n_act in (("lead", N_LEAD_STATES, N_LEAD_ACTIONS),
+                                  ("follow", N_FOLLOW_STATES, N_FOLLOW_ACTIONS)):
+        try:
+            rows, q, visits = data[f"{name}_rows"], data[f"{name}_q"], data[f"{name}_visits"]
+        except KeyError as e:
+            raise ModelFileError(f"{path}: missing array {e.args[0]!r}") from None
+        if q.ndim != 2 or q.shape != (len(rows), n_act) or visits.shape != q.shape:
+            raise ModelFileError(f"{path}: {name} arrays have shapes {q.shape}, {rows.shape}, "
+                                 f"{visits.shape}; expected ({len(rows)}, {n_act}) rows")
+        if len(rows) and (rows.min() < 0 or rows.max() >= n_states):
+            raise ModelFileError(f"{path}: {name} rows outside 0..{n_states - 1}")
+        if not np.all(np.isfinite(q)):
+            raise ModelFileError(f"{path}: {name} table holds NaN or infinite values")
+        t.table(LEAD if name == "lead" else FOLLOW)[rows] = q
+        t.visits(LEAD if name == "lead" else FOLLOW)[rows] = visits
+    try:
+        t.meta = json.loads(str(data["meta"]))
+    except (KeyError, json.JSONDecodeError) as e:
+        raise ModelFileError(f"{path}: bad metadata ({e})") from None
+    return t, data
+
+
+_TABLE_CACHE: dict[tuple[str, float], QTables] = {}
+
+
+def load_tables(path: Union[str, Path, None] = None) -> QTables:
+    """The tables in ``path`` (default `DEFAULT_TABLE`), cached per file and mtime; a
+    missing default table raises `ModelFileError` naming the command that makes it."""
+    p = Path(path) if path is not None else DEFAULT_TABLE
+    if not p.exists():
+        hint = f"; make it with:  {TRAIN_COMMAND}" if path is None else ""
+        raise ModelFileError(f"no trained Q-table at {p}{hint}")
+    key = (str(p.resolve()), p.stat().st_mtime)
+    t = _TABLE_CACHE.get(key)
+    if t is None:
+        t = QTables.load(p)
+        _TABLE_CACHE.clear()
+        _TABLE_CACHE[key] = t
+    return t
+
+
