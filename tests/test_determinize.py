@@ -14,7 +14,7 @@ from ddzlab.deals import Deal
 from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, PolicyGuesser, UniformGuesser,
                                 determinize, guess_accuracy, hidden_sizes, known_cards, rebuild)
 from ddzlab.game import Game, Phase, _kitty_left
-from ddzlab.rules import HOMEWORK, MINI, STANDARD
+from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD
 
 # (rules, Game keyword arguments): every rule set, fixed landlord, bidding, and 1v1 games
 SETUPS = [
@@ -26,6 +26,7 @@ SETUPS = [
     (HOMEWORK, {"players": 2}),
     (STANDARD, {"players": 2}),
     (MINI, {"players": 2}),
+    (WILDCARD, {}),
 ]
 
 

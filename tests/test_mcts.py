@@ -12,7 +12,7 @@ from ddzlab.cards import Hand
 from ddzlab.deals import Deal, generate_deals
 from ddzlab.determinize import hidden_sizes
 from ddzlab.game import Game, Phase
-from ddzlab.rules import MINI, STANDARD
+from ddzlab.rules import MINI, STANDARD, WILDCARD
 
 SEARCHERS = ["mcts", "ismcts"]
 COMPONENTS = [{}, {"rollout": "halfsolo"}, {"rollout": "greedy"}, {"moves": "split", "width": 3},
@@ -109,7 +109,7 @@ def test_cheater_needs_the_hook():
 
 
 @pytest.mark.parametrize("kind", SEARCHERS + ["mcts_cheat"])
-@pytest.mark.parametrize("rules", [MINI, STANDARD])
+@pytest.mark.parametrize("rules", [MINI, STANDARD, WILDCARD])
 def test_same_seed_same_move_and_exact_iterations(kind, rules):
     game = Game(generate_deals(1, seed=7, rules=rules)[0], rules=rules, landlord=0)
     game.play(game.legal_moves()[2])
