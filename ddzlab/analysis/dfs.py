@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from ..cards import Hand, bits_size
-from ..moves import Move
-from ..rules import HOMEWORK, Rules, get_rules
+from ..moves import Move, generator
+from ..rules import HOMEWORK, Kind, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
-from .astar import heuristic_value, min_plays
+from .astar import heuristic_value, min_plays, read_rules
 from .score import homework_score, reward, score_bound
 
 
@@ -149,6 +149,64 @@ class _Search:
         raise AssertionError("best-score reconstruction failed")  # pragma: no cover
 
 
+def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreResult:
+    """The best score of a hand that may hold the flower card: the best over the ranks F
+    may stand for of the natural search on the cards so read (as `min_plays` does; a soft
+    bomb earns what a bomb does). F read as a rank the hand holds four of: each such play
+    of F, then the natural cards left by the budgeted search."""
+    read = read_rules(rules)
+    f_bit = 1 << (4 * rules.wildcard)
+    if not bits & f_bit:
+        return best_score(Hand.from_bits(bits), read, prune, memo)
+    nat = bits - f_bit
+    gen = generator(rules)
+    best, best_x, full = None, None, []
+    for x in rules.wild_ranks:
+        if nat >> (4 * x) & 15 >= 4:
+            full.append(x)
+            continue
+        res = best_score(Hand.from_bits(nat + (1 << (4 * x))), read, prune, memo)
+        if best is None or res.score > best.score:
+            best, best_x = res, x
+    nodes = 0
+    if full:
+        n = bits_size(bits)
+        tab = tables(read)
+        r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
+        for m in gen.leading(bits):
+            if m.reading not in full:
+                continue
+            rest = bits - m.cards
+            if not rest:
+                cand = [(homework_score(reward(m.kind), 1), reward(m.kind), 1, [m])]
+            else:
+                search = _Search(read, prune, memo)
+                cand = []
+                for s in range(min_plays(Hand.from_bits(rest), read).plays, bits_size(rest) + 1):
+                    if prune and best is not None and score_bound(s + 1, n) <= best.score:
+                        break
+                    v = search.value(r0, rest, (), s)
+                    if v >= 0:
+                        cand.append((homework_score(v + reward(m.kind), s + 1), v + reward(m.kind), s + 1,
+                                     [m] + search.rebuild(r0, rest, (), s, v)))
+                nodes += search.nodes
+            for sc, v, steps, moves in cand:
+                if best is None or sc > best.score:
+                    best, best_x = ScoreResult(sc, v, steps, moves), None
+    if best_x is not None:
+        moves, paid = [], False
+        for m in best.moves:
+            if not paid and m.cards >> (4 * best_x) & 15:
+                kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
+                m = gen._canonical(m.cards - (1 << (4 * best_x)) + f_bit, kind, m.rank, m.length)
+                paid = True
+            moves.append(m)
+        best.moves = moves
+    best.moves.sort(key=lambda m: (m.rank, -m.size))
+    best.nodes += nodes
+    return best
+
+
 def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
                prune: bool = True, memo: bool = True) -> ScoreResult:
     """The split of ``hand`` with the best homework score (exact).
@@ -163,6 +221,10 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
     t0 = time.perf_counter()
     if not bits:
         return ScoreResult(-math.inf, 0, 0, [])
+    if rules.wildcard is not None:
+        res = _wild_best_score(bits, rules, prune, memo)
+        res.seconds = time.perf_counter() - t0
+        return res
     n = bits_size(bits)
     tab = tables(rules)
     search = _Search(rules, prune, memo)

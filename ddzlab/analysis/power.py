@@ -137,7 +137,11 @@ class PowerSolver:
     def __init__(self, bits: int, rules: Rules, constants: PowerConstants = SEED_POWER) -> None:
         self.bits = bits
         by_low: dict[int, list[tuple[int, float, Move]]] = {}
-        for m in generator(rules).collect(unpack(bits)):
+        gen = generator(rules)
+        # with a flower card, every play of every reading (the rank sweep `collect` cannot
+        # hold F): the search then takes the best reading of F, like `min_plays`
+        plays = gen.leading(bits) if rules.wildcard is not None else gen.collect(unpack(bits))
+        for m in plays:
             c = m.cards
             low = ((c & -c).bit_length() - 1) >> 2          # lowest rank the play holds
             by_low.setdefault(low, []).append((c, move_power(m, constants), m))

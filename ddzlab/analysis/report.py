@@ -5,6 +5,10 @@ that says so up front: fewest plays (A*) and the greedy split are fast on any ha
 best score (DFS) takes up to a few seconds on 40–45 cards, and the exact hand-power split
 (and the hints built on it) grows exponentially with the hand — about 0.2 s on 32 cards,
 5 s on 36, minutes beyond — so it runs only up to `POWER_MAX_CARDS`.
+
+Wildcard hands (REFERENCE §7) get every part: fewest plays and the best score take the best
+over the ranks the flower card F may stand for (a search per reading, so up to 12 times
+the cost), hand power and hints search over every reading's plays at once.
 """
 from __future__ import annotations
 
@@ -54,7 +58,11 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
            f"  [{mp.expanded} states expanded, {mp.seconds * 1e3:.1f} ms]")
     g = greedy_q(h, rules)
     yield f"greedy Q(S,a) best: {g.best} (Q = {g.max_q})"
-    if len(h) > SLOW_SCORE_CARDS:
+    flower = rules.wildcard is not None and bits >> (4 * rules.wildcard) & 15
+    if flower and len(h) > SLOW_SCORE_CARDS - 6:
+        yield (f"(best score: searching {len(h)} cards once per rank the flower card F may stand "
+               "for (up to 12 searches): hands over 30 cards can take from seconds to minutes)")
+    elif len(h) > SLOW_SCORE_CARDS:
         yield (f"(best score: searching {len(h)} cards; hands over {SLOW_SCORE_CARDS} cards "
                "can take from a second to a minute: the exact search tries every split into chains "
                "and planes)")

@@ -20,10 +20,11 @@ from ..moves import Move
 from ..rules import Kind
 
 #: reward per play, by kind (the homework's table; planes and quad chains, which the
-#: homework rules do not have, are scored like trio chains and four + two: ddzlab's choice)
+#: homework rules do not have, are scored like trio chains and four + two, and the wildcard's
+#: soft bomb like a bomb: ddzlab's choice)
 REWARD: dict[Kind, int] = {
     Kind.ROCKET: 0, Kind.SOLO: 0, Kind.PAIR: 0,
-    Kind.TRIO: 3, Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.BOMB: 3,
+    Kind.TRIO: 3, Kind.TRIO_SOLO: 3, Kind.TRIO_PAIR: 3, Kind.BOMB: 3, Kind.SOFT_BOMB: 3,
     Kind.FOUR_TWO_SOLO: 4, Kind.FOUR_TWO_PAIR: 4,
     Kind.SOLO_CHAIN: 5, Kind.GAP_SOLO_CHAIN: 5,
     Kind.PAIR_CHAIN: 6, Kind.GAP_PAIR_CHAIN: 6,

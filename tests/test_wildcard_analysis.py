@@ -1,0 +1,90 @@
+"""The analyses on wildcard hands (issue 8): best score, hand power and hints with the
+flower card F, against brute force over every split of small hands into the moves
+`legal_moves` lists (itself checked against the 12-reading oracle in test_wildcard.py)."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from conftest import clumpy_hand, random_hand
+from ddzlab.analysis import best_score, hand_power, hints, min_plays, solve_report
+from ddzlab.analysis.power import move_power
+from ddzlab.analysis.score import homework_score, reward
+from ddzlab.cards import F_BIT, Hand
+from ddzlab.moves import legal_moves
+from ddzlab.rules import STANDARD, WILDCARD
+
+W = WILDCARD
+
+
+@lru_cache(maxsize=None)
+def plays_holding_lowest(bits: int) -> tuple:
+    low = ((bits & -bits).bit_length() - 1) >> 2
+    return tuple(m for m in legal_moves(Hand.from_bits(bits), W) if m.cards >> (4 * low) & 15)
+
+
+@lru_cache(maxsize=None)
+def splits(bits: int) -> frozenset:
+    """{(plays, value)} of every split of ``bits`` into wildcard moves."""
+    if not bits:
+        return frozenset({(0, 0)})
+    return frozenset((s + 1, v + reward(m.kind)) for m in plays_holding_lowest(bits)
+                     for s, v in splits(bits - m.cards))
+
+
+@lru_cache(maxsize=None)
+def power(bits: int) -> float:
+    if not bits:
+        return 0.0
+    return max(move_power(m) + power(bits - m.cards) for m in plays_holding_lowest(bits))
+
+
+def small_hands(seed: int, n: int) -> list[Hand]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        size = int(rng.integers(2, 11))
+        h = (clumpy_hand if i % 2 else random_hand)(rng, STANDARD, size - 1)
+        out.append(h + Hand("F") if i % 4 else random_hand(rng, W, size))
+    return out + [Hand("3333F"), Hand("33334444F"), Hand("345678F"), Hand("AAAAKF"), Hand("34567AAAAF"), Hand("TTTTJJJQQQF")]
+
+
+def check_split(hand: Hand, moves) -> None:
+    assert sum(m.cards for m in moves) == hand.bits, (hand, moves)
+    for m in moves:
+        assert m in legal_moves(Hand.from_bits(m.cards), W), (hand, m)
+
+
+def test_best_score_with_the_flower_card_is_the_brute_force_best() -> None:
+    for hand in small_hands(11, 150):
+        got = best_score(hand, W)
+        want = max(homework_score(v, s) for s, v in splits(hand.bits))
+        assert got.score == want, (hand, got)
+        check_split(hand, got.moves)
+        assert got.steps == len(got.moves) and got.value == sum(reward(m.kind) for m in got.moves)
+        assert homework_score(got.value, got.steps) == got.score
+    assert best_score("333F", W).moves[0].kind.name in ("SOFT_BOMB", "TRIO_SOLO")  # one play: +inf
+    assert best_score("333F", W).score == math.inf
+
+
+def test_hand_power_and_hints_with_the_flower_card_are_the_brute_force_best() -> None:
+    for hand in small_hands(12, 150):
+        hp = hand_power(hand, W)
+        assert math.isclose(hp.power, power(hand.bits)), hand
+        check_split(hand, hp.moves)
+        assert math.isclose(sum(move_power(m) for m in hp.moves), hp.power)
+        hs = hints(hand, None, W)
+        assert [m for m, _ in hs] and {m for m, _ in hs} == set(legal_moves(hand, W))
+        for m, p in hs:
+            assert math.isclose(p, power(hand.bits - m.cards))
+        assert all(a[1] >= b[1] for a, b in zip(hs, hs[1:]))
+
+
+def test_solve_report_on_a_wildcard_hand_says_what_applies() -> None:
+    text = solve_report("3455667788F", W)
+    mp = min_plays("3455667788F", W)
+    assert f"fewest plays (A*): {mp.plays}" in text and "greedy Q" in text
+    assert "best score (DFS)" in text and "power split" in text and "hints: " in text
+    assert "F=" in text and (Hand("3455667788F").bits & F_BIT)
