@@ -287,8 +287,11 @@ def test_cli_play_and_solve_with_the_wildcard() -> None:
                     stdin=io.StringIO("moves\n" * 3), stdout=out)
     text = out.getvalue()
     assert code == 1 and "wildcard rules" in text and "F=6" in text   # a reading is shown
-    code = cli.main(["solve", "345678FQQ", "--rules", "wildcard"], stdin=io.StringIO(), stdout=io.StringIO())
-    assert code == 2           # refused with a RulesError naming the flower card (stderr)
+    out = io.StringIO()
+    code = cli.main(["solve", "345678FQQ", "--rules", "wildcard"], stdin=io.StringIO(), stdout=out)
+    text = out.getvalue()
+    assert code == 0 and "fewest plays (A*): 2" in text and "345678F=9" in text
+    assert "best score (DFS)" in text and "power split" in text and "hints: " in text
 
 
 def test_min_plays_equals_the_oracle_fewest_plays() -> None:
@@ -308,10 +311,11 @@ def test_min_plays_equals_the_oracle_fewest_plays() -> None:
         assert min_plays(hand, W).plays == oracle.wild_fewest_plays(hand, W), text
 
 
-def test_analysis_refuses_the_wildcard_clearly() -> None:
+def test_best_score_reads_the_flower_card() -> None:
     from ddzlab.analysis import best_score
-    with pytest.raises(RulesError, match="flower card F"):
-        best_score("345678FQQ", W)
+    r = best_score("345678FQQ", W)          # 345678F=9 | QQ, or 345678 | QQF=Q (a trio)
+    assert r.steps == 2 and sum(m.cards for m in r.moves) == Hand("345678FQQ").bits
+    assert any(m.reading is not None for m in r.moves)
 
 
 def test_duels_and_game_records_with_the_wildcard(tmp_path) -> None:
@@ -331,8 +335,8 @@ def test_duels_and_game_records_with_the_wildcard(tmp_path) -> None:
         assert r.finished and sum(r.scores) == 0
     with pytest.raises(AgentError):
         duel_games("rulev1", "random", 1, rules="wildcard", progress=False)
-    with pytest.raises(RulesError, match="flower card"):
-        duel_games("weights", "random", 1, rules="wildcard", progress=False)
+    weighted = duel_games("weights", "random", 2, rules="wildcard", progress=False, seed=4)
+    assert len(weighted) == 4 and (weighted["moves"] > 0).all()   # the hand-power agent reads F too
 
 
 def test_fast_leading_equals_the_twelve_reading_expansion() -> None:
