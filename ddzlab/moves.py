@@ -278,6 +278,8 @@ class MoveGenerator:
                                if spec.width == w] for w in (1, 2, 3, 4)}
         #: per width 1..4: chain-rank flags -> chains (`_chain_part`)
         self.chain_cache: list[dict[int, list[Move]]] = [{} for _ in range(5)]
+        #: (width, chain-rank flags, rank) -> the chains of `_chain_part` through that rank
+        self.through_cache: dict[tuple[int, int, int], list[Move]] = {}
         #: per width 1..4: rank flags -> (moves without kickers, ranks), see `_lead_entry`
         self.lead_cache: list[dict[int, tuple[list[Move], tuple[int, ...]]]] = [{} for _ in range(5)]
         self.lead_dicts = tuple(self.lead_cache[1:])
@@ -547,27 +549,140 @@ class MoveGenerator:
                 if kicker_width == 1:
                     out += [row[r][r] for r in ranks[2] if r != t]
         if self.chain_attach:
-            flags = (0, f1, f2, f3, f4)
-            c = None
-            ok = self.is_chain_rank
-            for a, base in self.chain_attach:
-                width, step, _ = base
-                f = flags[width]
-                if not f & f >> (4 * step) & self.chain_flags:
+            self._lead_chain_attach(bits, (0, f1, f2, f3, f4), ranks, out)
+        return out
+
+    def _lead_chain_attach(self, bits: int, flags: tuple, ranks: tuple, out: list[Move]) -> None:
+        """Append the leading moves with kickers on a chain (planes) of a packed hand, given
+        its rank flags and ranks per width (as `leading` computes them)."""
+        c = None
+        ok = self.is_chain_rank
+        for a, base in self.chain_attach:
+            width, step, _ = base
+            f = flags[width]
+            if not f & f >> (4 * step) & self.chain_flags:
+                continue
+            lo, hi, k1 = a.min_units, a.max_units, a.per_unit
+            for s in ranks[width]:        # chains of the main part, as `_chains` lists them
+                n, r = 0, s
+                while r < N_RANKS and ok[r] and f >> (4 * r) & 1 and n < hi:
+                    n += 1
+                    if n >= lo:
+                        if k1 * n == 2:
+                            self._two_kickers(a, n, s, ranks[a.kicker_width], ranks[2], out)
+                        else:
+                            if c is None:
+                                c = unpack(bits)
+                            self._more_kickers(c, a, base, n, s, True, out)
+                    r += step
+
+    def _planes_using(self, bits: int, flags: tuple, ranks: tuple, r: int, cr: int,
+                      out: list[Move]) -> None:
+        """Append `leading_using`'s moves with kickers on a chain: planes through ``r``
+        (all kickers) or with ``r``'s ``cr`` copies among the kickers."""
+        c = None
+        ok = self.is_chain_rank
+        shift = 4 * r
+        for a, base in self.chain_attach:
+            width, step, _ = base
+            f = flags[width]
+            if not f & f >> (4 * step) & self.chain_flags:
+                continue
+            lo, hi, k1, kw = a.min_units, a.max_units, a.per_unit, a.kicker_width
+            for s in ranks[width]:
+                n, t = 0, s
+                while t < N_RANKS and ok[t] and f >> (4 * t) & 1 and n < hi:
+                    n += 1
+                    t += step
+                    if n < lo:
+                        continue
+                    inside = s <= r < t and (r - s) % step == 0
+                    if inside and width != cr:
+                        continue               # the main part holds some of r's copies only
+                    if k1 * n == 2 and not inside:
+                        rows = self.pair_rows.get((a.kind, s, n)) or self._pair_rows(a, s, n)
+                        main = self.main_ranks[a.kind, s, n]
+                        if kw == cr:
+                            out += [rows[q][r] if q < r else rows[r][q] for q in ranks[kw]
+                                    if q != r and q not in main]
+                        elif kw == 1 and cr == 2 and not a.distinct:
+                            out.append(rows[r][r])
+                        continue
+                    if c is None:
+                        c = unpack(bits)
+                    more: list[Move] = []
+                    if k1 * n == 2:
+                        self._two_kickers(a, n, s, ranks[kw], ranks[2], more)
+                    else:
+                        self._more_kickers(c, a, base, n, s, True, more)
+                    out += more if inside else [m for m in more if m.cards >> shift & 15 == cr]
+
+    def leading_using(self, bits: int, r: int) -> list[Move]:
+        """The leading moves of a packed hand that use every copy of rank ``r`` it holds
+        (``r`` below the jokers, held at least once): equal as a set to
+        ``[m for m in self.leading(bits) if m.cards >> 4 * r & 15 == bits >> 4 * r & 15]``.
+
+        What the wildcard expansion needs: the moves the hand has only thanks to one more
+        ``r`` (the flower card read as ``r``). Built from the same tables as `leading`, but
+        only for the parts that can hold ``r``: units and chains of that width through
+        ``r``, trios/quads of ``r`` with any kickers or other trios/quads with ``r`` as
+        kicker, and planes (filtered).
+        """
+        cr = bits >> (4 * r) & 15
+        shift = 4 * r
+        f2 = (bits >> 1 | bits >> 2) & LOW_BITS
+        f1 = bits & LOW_BITS | f2
+        f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS
+        f4 = bits >> 2 & LOW_BITS
+        flags = (0, f1, f2, f3, f4)
+        c1, c2, c3, c4 = self.lead_dicts
+        ranks = (None, (c1.get(f1) or self._lead_entry(1, f1))[1], (c2.get(f2) or self._lead_entry(2, f2))[1],
+                 (c3.get(f3) or self._lead_entry(3, f3))[1] if f3 else (),
+                 (c4.get(f4) or self._lead_entry(4, f4))[1] if f4 else ())
+        out: list[Move] = []
+        unit = self.unit_tables[cr]
+        if unit is not None and unit[r] is not None:
+            out.append(unit[r])
+        if self.run_chains[cr] and self.is_chain_rank[r]:
+            key = (cr, flags[cr] & self.chain_flags, r)
+            through = self.through_cache.get(key)
+            if through is None:
+                part = self.chain_cache[cr].get(key[1])
+                if part is None:
+                    part = self._chain_part(cr, key[1])
+                through = self.through_cache[key] = [m for m in part if m.cards >> shift & 15]
+            out += through
+        for base_width, kicker_width, k, table, a in self.unit_attach:
+            bases = ranks[base_width]
+            if not bases or (base_width != cr and kicker_width != cr
+                             and not (k == 2 and kicker_width == 1 and cr == 2)):
+                continue                       # r is neither this main part nor a kicker
+            pool = ranks[kicker_width]
+            for t in bases:
+                if t == r and base_width != cr:
                     continue
-                lo, hi, k1 = a.min_units, a.max_units, a.per_unit
-                for s in ranks[width]:        # chains of the main part, as `_chains` lists them
-                    n, r = 0, s
-                    while r < N_RANKS and ok[r] and f >> (4 * r) & 1 and n < hi:
-                        n += 1
-                        if n >= lo:
-                            if k1 * n == 2:
-                                self._two_kickers(a, n, s, ranks[a.kicker_width], ranks[2], out)
-                            else:
-                                if c is None:
-                                    c = unpack(bits)
-                                self._more_kickers(c, a, base, n, s, True, out)
-                        r += step
+                row = table[t]
+                if row is None:
+                    row = table[t] = self._unit_row(a, base_width, t)
+                if t == r:
+                    if k == 1:                 # the trio or quad of r, any kickers
+                        out += [row[q] for q in pool if q != t]
+                        continue
+                    p = [q for q in pool if q != t]
+                    out += [row[q][u] for i, q in enumerate(p) for u in p[i + 1:]]
+                    if kicker_width == 1:
+                        out += [row[q][q] for q in ranks[2] if q != t]
+                    continue
+                if k == 1:                     # r as the kicker of another trio or quad
+                    if kicker_width == cr:
+                        out.append(row[r])
+                    continue
+                if kicker_width == cr:
+                    out += [row[q][r] if q < r else row[r][q] for q in pool if q != t and q != r]
+                elif kicker_width == 1 and cr == 2:
+                    out.append(row[r][r])      # both copies of r as two solos
+        if self.chain_attach and f3:
+            self._planes_using(bits, flags, ranks, r, cr, out)
         return out
 
     def following(self, bits: int, to_beat: Move) -> list[Move]:
@@ -596,7 +711,10 @@ class WildcardGenerator:
     move per (cards paid, kind, rank, length): a kicker ``F`` that could be read as several
     ranks is one move, read as the lowest. A four made with ``F`` is a `Kind.SOFT_BOMB`.
 
-    ``leading`` / ``following`` match `MoveGenerator`'s; the rank-count sweep ``collect``
+    ``leading`` lists the same set without generating the hand once per reading (see its
+    docstring; `_expand` is the straightforward expansion, kept as ``following``'s path and
+    as the reference the tests compare it with). ``leading`` / ``following`` match
+    `MoveGenerator`'s; the rank-count sweep ``collect``
     (what the analysis searches use) has no wildcard version and raises `RulesError`.
     """
 
@@ -612,6 +730,11 @@ class WildcardGenerator:
         #: per rank F may stand for: id(natural move) -> `_sub` (the hot path of `_expand`:
         #: ids hash in C; the natural moves are shared table entries, kept alive in `alive`)
         self.by_id: list[dict[int, Optional[Move]]] = [{} for _ in self.wild]
+        #: `leading`'s tables: id(natural move) -> its moves paying F for one of its cards
+        #: (`_variants`); per rank x: id(move using one more x) -> the move paying F for
+        #: it, or None unless x is its canonical reading
+        self.variants: dict[int, list[Move]] = {}
+        self.own: list[dict[int, Optional[Move]]] = [{} for _ in self.wild]
         self.alive: list[Move] = []
 
     def __getattr__(self, name: str):
@@ -678,8 +801,55 @@ class WildcardGenerator:
         return out
 
     def leading(self, bits: int) -> list[Move]:
-        """Every leading move of a packed hand (with or without F), each once."""
-        return self._expand(bits, self.natural.leading)
+        """Every leading move of a packed hand (with or without F), each once.
+
+        The same set as expanding F over its readings (`_expand`), without generating the
+        hand 12 times: the moves of ``natural + x`` are those of the natural cards plus
+        those using one more ``x`` than the hand holds (`MoveGenerator.leading_using`). So
+        the moves paying F are (a) each natural move with F paid for one of its ranks, from
+        a table per natural move, and (b) the new moves of each reading with F paid for the
+        extra ``x``. Each is kept only from its canonical reading (the lowest, see
+        `_canonical`), which lists every move once without a de-duplicating pass.
+        """
+        nat = bits & ~_F_MASK
+        gen = self.natural
+        moves = gen.leading(nat)
+        if nat == bits:
+            return moves
+        out = list(moves)
+        variants = self.variants
+        for m in moves:                       # (a) F paid for a card of a natural move
+            try:
+                out += variants[id(m)]
+            except KeyError:
+                v = variants[id(m)] = self._variants(m)
+                self.alive.append(m)          # keeps the id unique while it is a key
+                out += v
+        for (x, one), table in zip(self.wild, self.own):   # (b) F as the extra x
+            if nat >> (4 * x) & 15 >= 4:
+                continue
+            news = gen.leading_using(nat + one, x)
+            try:
+                fs = list(map(table.__getitem__, map(id, news)))
+            except KeyError:
+                for m in news:
+                    if id(m) not in table:
+                        f = self._sub(m, x, one)
+                        table[id(m)] = f if f is not None and f.reading == x else None
+                        self.alive.append(m)
+                fs = list(map(table.__getitem__, map(id, news)))
+            out += filter(None, fs)
+        return out
+
+    def _variants(self, m: Move) -> list[Move]:
+        """The moves paying F for one card of natural move ``m``, each only if that card's
+        rank is the canonical reading."""
+        out = []
+        for x, one in self.wild:
+            f = self._sub(m, x, one)
+            if f is not None and f.reading == x:
+                out.append(f)
+        return out
 
     def following(self, bits: int, to_beat: Move) -> list[Move]:
         """Every reply to ``to_beat`` (bombs by `Rules.bomb_order`), then `PASS`."""
