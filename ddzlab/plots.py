@@ -150,8 +150,9 @@ def share_heatmap(ax: Axes, share: pd.DataFrame, counts: pd.DataFrame, *, label:
                 continue
             ink = "white" if abs(values[i, j] - 0.5) > 0.3 else "black"
             ax.text(j, i, f"{values[i, j]:.0%}\nn={n[i, j]}", ha="center", va="center", fontsize=8, color=ink)
-    ax.set_xticks(range(values.shape[1]), [str(c) for c in share.columns])
-    ax.set_yticks(range(values.shape[0]), [str(r) for r in share.index])
+    tick = lambda v: f"{v:g}" if isinstance(v, (int, float, np.number)) else str(v)   # 2.0 -> "2"
+    ax.set_xticks(range(values.shape[1]), [tick(c) for c in share.columns])
+    ax.set_yticks(range(values.shape[0]), [tick(r) for r in share.index])
     bar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
     bar.set_label(label)
     if (n == 0).any():
