@@ -283,6 +283,9 @@ class MoveGenerator:
         #: per width 1..4: rank flags -> (moves without kickers, ranks), see `_lead_entry`
         self.lead_cache: list[dict[int, tuple[list[Move], tuple[int, ...]]]] = [{} for _ in range(5)]
         self.lead_dicts = tuple(self.lead_cache[1:])
+        #: (width, 4 * step) of the chains planes are built on: `leading_using` looks for
+        #: two such units in a row before it looks for planes
+        self.plane_shapes: list[tuple[int, int]] = []
         self.unit_attach = []
         self.chain_attach = []
         for a, base in self.attachments:
@@ -292,6 +295,7 @@ class MoveGenerator:
                 self.unit_attach.append((base[0], a.kicker_width, k, [None] * N_RANKS, a))
             else:
                 self.chain_attach.append((a, base))
+                self.plane_shapes.append((base[0], 4 * base[1]))
 
     def _run_table(self, spec, table: dict[tuple[int, int], Move]) -> dict[tuple[int, int], list[Move]]:
         """For a run of ``n`` chain ranks starting at ``s``: every chain of ``spec`` inside it."""
@@ -681,7 +685,7 @@ class MoveGenerator:
                     out += [row[q][r] if q < r else row[r][q] for q in pool if q != t and q != r]
                 elif kicker_width == 1 and cr == 2:
                     out.append(row[r][r])      # both copies of r as two solos
-        if self.chain_attach and f3:
+        if any(flags[w] & flags[w] >> sh & self.chain_flags for w, sh in self.plane_shapes):
             self._planes_using(bits, flags, ranks, r, cr, out)
         return out
 
