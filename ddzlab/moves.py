@@ -767,6 +767,20 @@ class WildcardGenerator:
                 raise AssertionError(f"no reading of {format_bits(paid)} as {kind.name}")
         return m
 
+    def pay_with_flower(self, moves: Iterable[Move], rank: int) -> list[Move]:
+        """``moves`` (a split of a natural hand that holds one more ``rank`` than the real
+        hand) with that extra copy paid by F instead: the first move holding ``rank`` becomes
+        its F version (a bomb becomes a soft bomb). How the analysis turns the best split of
+        one reading of F back into moves of the real hand."""
+        out, paid = [], False
+        for m in moves:
+            if not paid and m.cards >> (4 * rank) & 15:
+                kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
+                m = self._canonical(m.cards - (1 << (4 * rank)) + F_BIT, kind, m.rank, m.length)
+                paid = True
+            out.append(m)
+        return out
+
     def _sub(self, m: Move, x: int, one: int) -> Optional[Move]:
         """The move paying F instead of one ``x`` of natural move ``m`` (None: ``m`` has no ``x``)."""
         key = (m, x)
@@ -856,22 +870,59 @@ class WildcardGenerator:
         return out
 
     def following(self, bits: int, to_beat: Move) -> list[Move]:
-        """Every reply to ``to_beat`` (bombs by `Rules.bomb_order`), then `PASS`."""
+        """Every reply to ``to_beat`` (bombs by `Rules.bomb_order`), then `PASS`.
+
+        As `leading`: the natural replies once with their F variants, plus per reading ``x``
+        only the replies using one more ``x`` than the hand holds, each from its canonical
+        reading; bombs directly (natural fours, and a soft bomb of each rank held 3+ times).
+        """
         rules = self.rules
         if to_beat.kind == Kind.ROCKET:
             return [PASS]
         gen = self.natural
+        nat = bits & ~_F_MASK
+        c = unpack(nat)
         out: list[Move] = []
         if not to_beat.is_bomb:
-            kind = to_beat.kind
-            out = self._expand(bits, lambda b: gen.collect(unpack(b), kind, to_beat.length,
-                                                           to_beat.rank, leading=False))
-        out += [m for m in self._expand(bits, lambda b: gen.collect(unpack(b), Kind.BOMB))
-                if m.beats(to_beat, rules)]
+            kind, length, above = to_beat.kind, to_beat.length, to_beat.rank
+            moves = gen.collect(c, kind, length, above, leading=False)
+            out = list(moves)
+            if nat != bits:
+                variants = self.variants
+                for m in moves:
+                    try:
+                        out += variants[id(m)]
+                    except KeyError:
+                        v = variants[id(m)] = self._variants(m)
+                        self.alive.append(m)
+                        out += v
+                for (x, one), table in zip(self.wild, self.own):
+                    cx = c[x]
+                    if cx >= 4:
+                        continue
+                    c[x] = cx + 1
+                    shift = 4 * x
+                    news = [m for m in gen.collect(c, kind, length, above, leading=False)
+                            if m.cards >> shift & 15 > cx]
+                    c[x] = cx
+                    for m in news:
+                        if id(m) not in table:
+                            f = self._sub(m, x, one)
+                            table[id(m)] = f if f is not None and f.reading == x else None
+                            self.alive.append(m)
+                    out += filter(None, map(table.__getitem__, map(id, news)))
+        bombs = [gen.bomb_table[r] for r in gen.deck_ranks if c[r] == 4] if gen.bomb_table else []
+        if nat != bits:
+            bombs += [self._soft_bomb(x, one) for x, one in self.wild if c[x] >= 3]
+        out += [m for m in bombs if m.beats(to_beat, rules)]
         if gen.rocket is not None and bits >> (4 * RB) & 1 and bits >> (4 * RR) & 1:
             out.append(gen.rocket)
         out.append(PASS)
         return out
+
+    def _soft_bomb(self, x: int, one: int) -> Move:
+        """The soft bomb of rank ``x``: three natural ``x`` and F."""
+        return self._canonical(3 * one + F_BIT, Kind.SOFT_BOMB, x, 1)
 
     def readings(self, bits: int) -> list[Move]:
         """Every move that pays exactly ``bits`` (one per reading)."""

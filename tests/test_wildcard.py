@@ -340,9 +340,10 @@ def test_duels_and_game_records_with_the_wildcard(tmp_path) -> None:
 
 
 def test_fast_leading_equals_the_twelve_reading_expansion() -> None:
-    """`WildcardGenerator.leading` (natural moves once, plus per reading only the moves that
-    need the extra copy) lists exactly what expanding F over its 12 readings lists, with the
-    same readings, each move once (400 hands, clumpy ones too, with and without F)."""
+    """`WildcardGenerator.leading` and ``following`` (natural moves once, plus per reading
+    only the moves that need the extra copy) list exactly what expanding F over its 12
+    readings lists, with the same readings, each move once (400 hands, clumpy ones too,
+    with and without F; replies to a random lead)."""
     gen = generator(W)
     rng = np.random.default_rng(808)
     for i in range(400):
@@ -352,6 +353,21 @@ def test_fast_leading_equals_the_twelve_reading_expansion() -> None:
         assert len(set(fast)) == len(fast), hand
         assert set(fast) == set(slow), (hand, strs(fast) ^ strs(slow))
         assert {(key(m), m.reading) for m in fast} == {(key(m), m.reading) for m in slow}
+        # replies: the same against the expansion of the natural replies and bombs
+        opener = wild_hand(rng, 17, i + 1)
+        leads = gen.leading(opener.bits)
+        to_beat = leads[int(rng.integers(len(leads)))]
+        got = gen.following(hand.bits, to_beat)
+        assert got[-1] is PASS and len(set(got)) == len(got)
+        nat = gen.natural
+        want = [] if to_beat.is_bomb else gen._expand(
+            hand.bits, lambda b: nat.collect(unpack(b), to_beat.kind, to_beat.length, to_beat.rank,
+                                             leading=False))
+        want += [m for m in gen._expand(hand.bits, lambda b: nat.collect(unpack(b), K.BOMB))
+                 if m.beats(to_beat, W)]
+        if hand.bits >> 52 & 1 and hand.bits >> 56 & 1 and to_beat.kind != K.ROCKET:
+            want.append(nat.rocket)
+        assert {(key(m), m.reading) for m in got[:-1]} == {(key(m), m.reading) for m in want}, (hand, to_beat)
 
 
 @pytest.mark.parametrize("name", ["standard", "mini", "homework", "natural"])
