@@ -159,6 +159,29 @@ def _as_deals(deals: Union[Sequence[Deal], str, Path, int], rules: Rules, seed: 
     return list(deals)
 
 
+def _chunks(items: list, n_jobs: int, backend: Optional[str],
+            chunk_size: Optional[int]) -> list[list]:
+    """Work units: one item at a time here; in parallel, small chunks (at most `MAX_CHUNK`
+    deals), so a results file gains rows every few deals, not once per long chunk."""
+    if n_jobs == 1 and backend is None:
+        size = 1
+    else:
+        workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
+        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(items) / (4 * workers))))
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _record_writer(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
+                   agents: list[str], seed: int, source: str) -> Optional[RecordWriter]:
+    """The game-record writer of a run (None without ``record``); a run that does not resume
+    from a results file starts a fresh record."""
+    if record is None:
+        return None
+    if results is None and Path(record).exists():
+        Path(record).unlink()
+    return RecordWriter(record, rules=rules, agents=agents, seed=seed, source=source)
+
+
 def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
                deals: Union[Sequence[Deal], str, Path, int], rules: Union[Rules, str] = STANDARD,
                n_jobs: int = 1, backend: Optional[str] = None, progress: bool = True,
@@ -188,25 +211,14 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     rows, sink = _results_sink(results, meta)
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
-    if n_jobs == 1 and backend is None:
-        size = 1                 # here, deal by deal
-    else:
-        workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
-        # small chunks: a results file gains every few deals, not once per long chunk
-        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(indexed) / (4 * workers))))
-    chunks = [indexed[i:i + size] for i in range(0, len(indexed), size)]
-    writer = None
-    if record is not None:
-        if results is None and Path(record).exists():
-            Path(record).unlink()            # not resuming: a fresh record
-        writer = RecordWriter(record, rules=rules, agents=[meta["a"], meta["b"]], seed=seed,
-                              source="duel")
+    chunks = _chunks(indexed, n_jobs, backend, chunk_size)
+    writer = _record_writer(record, results, rules, [meta["a"], meta["b"]], seed, "duel")
     parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed,
                                          record=writer is not None),
                                  chunks, n_jobs, backend)
     if progress:
         from tqdm.auto import tqdm
-        parts = tqdm(parts, total=len(chunks), desc="duel", unit="deal" if size == 1 else "chunk")
+        parts = tqdm(parts, total=len(chunks), desc="duel", unit="deal" if len(chunks) == len(indexed) else "chunk")
     try:
         for part in parts:
             if writer is not None:
@@ -448,17 +460,8 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     client: Any = nullcontext()
     if scheduler is not None:
         client, backend = _connect(scheduler), "dask"
-    if n_jobs == 1 and backend is None:
-        size = 1
-    else:
-        workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
-        size = chunk_size or max(1, min(MAX_CHUNK, math.ceil(len(items) / (4 * workers))))
-    chunks = [items[i:i + size] for i in range(0, len(items), size)]
-    writer = None
-    if record is not None:
-        if results is None and Path(record).exists():
-            Path(record).unlink()            # not resuming: a fresh record
-        writer = RecordWriter(record, rules=rules, agents=labels, seed=seed, source="tournament")
+    chunks = _chunks(items, n_jobs, backend, chunk_size)
+    writer = _record_writer(record, results, rules, labels, seed, "tournament")
     func = partial(_play_pairs_chunk, tuple(entrants), rules=rules, seed=seed,
                    record=writer is not None)
     with client:

@@ -284,17 +284,6 @@ def tournament_text(df) -> str:
     return f"{pairs}\n\nWP of the row agent against the column agent (combined):\n{matrix}"
 
 
-def _at_least_one(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .analysis.report import solve_lines
     for line in solve_lines(Hand(args.hand), get_rules(args.rules)):
@@ -371,12 +360,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
     sn.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")
-    sn.add_argument("--deals", type=_at_least_one, default=200,
+    sn.add_argument("--deals", type=_positive_int, default=200,
                     help="number of deals generated from --seed (default 200)")
     sn.add_argument("--deal-file", default=None, help="read deals from this file instead")
     sn.add_argument("--seed", type=int, default=0)
     sn.add_argument("--rules", default="standard", help=rules_help)
-    sn.add_argument("--jobs", type=_at_least_one, default=1, help="parallel workers (joblib)")
+    sn.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
     sn.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="run on an existing dask cluster, e.g. tcp://10.0.0.5:8786")
     sn.add_argument("--results", default=None,

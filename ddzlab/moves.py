@@ -767,6 +767,20 @@ class WildcardGenerator:
                 raise AssertionError(f"no reading of {format_bits(paid)} as {kind.name}")
         return m
 
+    def pay_with_flower(self, moves: Iterable[Move], rank: int) -> list[Move]:
+        """``moves`` (a split of a natural hand that holds one more ``rank`` than the real
+        hand) with that extra copy paid by F instead: the first move holding ``rank`` becomes
+        its F version (a bomb becomes a soft bomb). How the analysis turns the best split of
+        one reading of F back into moves of the real hand."""
+        out, paid = [], False
+        for m in moves:
+            if not paid and m.cards >> (4 * rank) & 15:
+                kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
+                m = self._canonical(m.cards - (1 << (4 * rank)) + F_BIT, kind, m.rank, m.length)
+                paid = True
+            out.append(m)
+        return out
+
     def _sub(self, m: Move, x: int, one: int) -> Optional[Move]:
         """The move paying F instead of one ``x`` of natural move ``m`` (None: ``m`` has no ``x``)."""
         key = (m, x)

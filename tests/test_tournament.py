@@ -241,10 +241,10 @@ def test_cli_prints_the_table_and_writes_it(tmp_path):
 
 
 @pytest.mark.parametrize("argv, problem", [
-    (["random", "smallest", "--deals", "0"], "argument --deals: must be at least 1, got 0"),
-    (["random", "smallest", "--deals", "-5"], "argument --deals: must be at least 1, got -5"),
-    (["random", "smallest", "--jobs", "0"], "argument --jobs: must be at least 1, got 0"),
-    (["random", "smallest", "--deals", "x"], "argument --deals: expected a whole number, got 'x'"),
+    (["random", "smallest", "--deals", "0"], "argument --deals: must be at least 1, not 0"),
+    (["random", "smallest", "--deals", "-5"], "argument --deals: must be at least 1, not -5"),
+    (["random", "smallest", "--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
+    (["random", "smallest", "--deals", "x"], "argument --deals: 'x' is not a whole number"),
 ])
 def test_cli_argument_errors(capsys, argv, problem):
     with pytest.raises(SystemExit) as e:

@@ -37,7 +37,7 @@ from typing import Union
 
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
-from ..rules import STANDARD, Kind, Rules, get_rules
+from ..rules import STANDARD, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
 
 HEURISTICS = ("zero", "ceil", "strong")
@@ -107,13 +107,7 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     if best_x is None:
         return PlaysResult(best.plays, best.moves, expanded, generated, time.perf_counter() - t0,
                            heuristic, best.root_h, {"flower_reads": best.moves[0].reading})
-    moves, paid = [], False
-    for m in best.moves:
-        if not paid and m.cards >> (4 * best_x) & 15:
-            kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
-            m = gen._canonical(m.cards - (1 << (4 * best_x)) + f_bit, kind, m.rank, m.length)
-            paid = True
-        moves.append(m)
+    moves = gen.pay_with_flower(best.moves, best_x)
     return PlaysResult(best.plays, moves, expanded, generated, time.perf_counter() - t0, heuristic,
                        best.root_h, {"flower_reads": best_x})
 

@@ -26,7 +26,7 @@ from typing import Union
 
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
-from ..rules import HOMEWORK, Kind, Rules, get_rules
+from ..rules import HOMEWORK, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
 from .astar import heuristic_value, min_plays, read_rules
 from .score import homework_score, reward, score_bound
@@ -194,14 +194,7 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
                 if best is None or sc > best.score:
                     best, best_x = ScoreResult(sc, v, steps, moves), None
     if best_x is not None:
-        moves, paid = [], False
-        for m in best.moves:
-            if not paid and m.cards >> (4 * best_x) & 15:
-                kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
-                m = gen._canonical(m.cards - (1 << (4 * best_x)) + f_bit, kind, m.rank, m.length)
-                paid = True
-            moves.append(m)
-        best.moves = moves
+        best.moves = gen.pay_with_flower(best.moves, best_x)
     best.moves.sort(key=lambda m: (m.rank, -m.size))
     best.nodes += nodes
     return best
