@@ -261,10 +261,16 @@ def lead_features(split: LeadSplit, role: int, hand_p: int, hand_n: int) -> tupl
 def lead_index(f: Sequence[int]) -> int:
     """Row of the lead table for 12 features (the seed's packing, 0..1,244,159)."""
     vals = (f[0] + _NMAP[f[1]], f[2] + _NMAP[f[3]]) + tuple(f[4:])
+    return _mixed_radix(vals, LEAD_RADIX, f"lead features {tuple(f)}")
+
+
+def _mixed_radix(vals: Sequence[int], radix: Sequence[int], what: str) -> int:
+    """The mixed-radix number of ``vals`` (a table row); ValueError naming ``what`` when a
+    digit is out of its range."""
     idx = 0
-    for v, n in zip(vals, LEAD_RADIX):
+    for v, n in zip(vals, radix):
         if not 0 <= v < n:
-            raise ValueError(f"lead features {tuple(f)} out of range")
+            raise ValueError(f"{what} out of range")
         idx = idx * n + v
     return idx
 
@@ -371,12 +377,7 @@ def follow_features(split: FollowSplit, role: int, owner_role: int, hand_p: int,
 
 def follow_index(f: Sequence[int]) -> int:
     """Row of the follow table for 6 features (0..20,735)."""
-    idx = 0
-    for v, n in zip(f, FOLLOW_RADIX):
-        if not 0 <= v < n:
-            raise ValueError(f"follow features {tuple(f)} out of range")
-        idx = idx * n + v
-    return idx
+    return _mixed_radix(f, FOLLOW_RADIX, f"follow features {tuple(f)}")
 
 
 def resolve_follow(split: FollowSplit, action: int) -> Move:
