@@ -96,9 +96,10 @@ def endgame_bench(positions: int, puzzle: bool) -> None:
             generator.cache_clear()
             ours_cold.append(once(lambda: solve_endgame([a, b])))
             if peer is not None:
+                ra, rb = resolver_cards(a), resolver_cards(b)    # inputs built untimed, as ours
                 peer.clear_cache()
                 got = []
-                theirs.append(once(lambda: got.append(peer.is_winable(resolver_cards(a), resolver_cards(b)))))
+                theirs.append(once(lambda: got.append(peer.is_winable(ra, rb))))
                 agree += got[0] == win
         line = f"endgame 1v1 {sizes[0]} vs {sizes[1]} cards ({len(ours)} positions): " \
                f"ddzlab median {statistics.median(ours) * 1e3:.2f} ms (move tables rebuilt: " \

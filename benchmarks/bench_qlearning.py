@@ -30,9 +30,9 @@ def main() -> None:
         rows.append((opponents, res.games_per_second))
     print(f"Q-learning training, {a.games} games after {a.warmup} warm-up games (one process; "
           "the machine may be shared)")
-    print(f"{'opponents':<14}{'games/s':>10}{'vs du-guai 17.1 (quoted)':>28}")
+    print(f"{'opponents':<14}{'games/s':>10}{'vs du-guai 17.1 (quoted, not measured)':>42}")
     for name, gps in rows:
-        print(f"{name:<14}{gps:>10.1f}{gps / DUGUAI_GAMES_PER_S:>27.1f}x")
+        print(f"{name:<14}{gps:>10.1f}{gps / DUGUAI_GAMES_PER_S:>41.1f}x")
 
 
 if __name__ == "__main__":

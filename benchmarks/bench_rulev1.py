@@ -8,6 +8,8 @@ with the same GC state (`_common.time_rounds`):
 * ``RLCard env.run``: RLCard's env with three of its own ``DouDizhuRuleAgentV1`` (the peer
   as RLCard runs it; it deals its own cards, so its games are other games).
 
+Every contender first plays 20 untimed games (tables, caches, imports warm for all).
+
 Prints games/s and moves/s, best and median, with ratios to ``rulev1 x3``.
 
     python benchmarks/bench_rulev1.py [--games N] [--rounds R] [--seed S]
@@ -64,7 +66,9 @@ def main(argv=None) -> None:
     engines = [Engine("rulev1 x3", ddzlab_round("rulev1", deals, args.seed, moves["rulev1 x3"]), args.games),
                Engine("greedy x3", ddzlab_round("greedy", deals, args.seed, moves["greedy x3"]), args.games),
                Engine("RLCard env.run", rlcard_round(args.games, args.seed, moves["RLCard env.run"]), args.games)]
-    ddzlab_round("rulev1", deals[:20], args.seed, [])()        # load RLCard's tables, warm caches
+    for name in ("rulev1", "greedy"):          # untimed warm-up of every engine alike:
+        ddzlab_round(name, deals[:20], args.seed, [])()      # tables, caches, imports
+    rlcard_round(20, args.seed, [])()
     time_rounds(engines, args.rounds)
     print(f"full games, {args.games} per round, {args.rounds} rounds (seat 0 landlord):")
     print(table(engines, "games/s", "rulev1 x3"))

@@ -128,6 +128,17 @@ def bits_size(bits: int) -> int:
             + 4 * (bits & LOW_BITS << 2).bit_count() + 8 * (bits & LOW_BITS << 3).bit_count())
 
 
+def lowest_rank(bits: int) -> int:
+    """Index of the lowest rank a non-empty packed hand holds.
+
+    >>> lowest_rank(pack([0, 0, 2, 1]))
+    2
+    """
+    if not bits:
+        raise CardError("an empty hand has no lowest rank")
+    return ((bits & -bits).bit_length() - 1) // 4
+
+
 def format_bits(bits: int) -> str:
     """Cards of a packed hand in ascending order, e.g. ``'33TJQKA2BR'``."""
     return "".join(SLOT_CHARS[r] * ((bits >> (4 * r)) & 15) for r in range(N_SLOTS))

@@ -41,7 +41,7 @@ import numpy as np
 from .cards import N_RANKS, N_SLOTS, bits_contain, bits_size, format_bits, shuffled
 from .deals import Deal, SeedLike, as_rng
 from .errors import DdzError
-from .game import Game, Observation, Phase, _kitty_left
+from .game import Game, Observation, Phase, kitty_left
 from .moves import Move
 
 #: the holder of cards no seat holds (the kitty before the landlord takes it; undealt cards)
@@ -57,7 +57,7 @@ def known_cards(obs: Observation) -> dict[int, int]:
     the landlord has not played yet (empty when the observer is the landlord)."""
     if obs.kitty is None or obs.landlord is None or obs.landlord == obs.seat:
         return {}
-    return {obs.landlord: _kitty_left(obs.kitty.bits, obs.played_bits[obs.landlord])}
+    return {obs.landlord: kitty_left(obs.kitty.bits, obs.played_bits[obs.landlord])}
 
 
 def hidden_sizes(obs: Observation) -> dict[int, int]:

@@ -117,7 +117,7 @@ class Observation:
         cards in a two-player game)."""
         bits = self.rules.deck - self.hand.bits - sum(self.played_bits)
         if self.kitty is not None and self.landlord is not None and self.landlord != self.seat:
-            bits -= _kitty_left(self.kitty.bits, self.played_bits[self.landlord])
+            bits -= kitty_left(self.kitty.bits, self.played_bits[self.landlord])
         return Hand.from_bits(bits)
 
     @property
@@ -548,7 +548,7 @@ class Game:
                 f"landlord={self.landlord} bid={self.bid} bombs={self.bombs} hands={hands}>")
 
 
-def _kitty_left(kitty: int, played: int) -> int:
+def kitty_left(kitty: int, played: int) -> int:
     """Kitty cards the landlord has not played yet (they are known to all)."""
     out = 0
     for r in range(15):
@@ -559,4 +559,4 @@ def _kitty_left(kitty: int, played: int) -> int:
     return out
 
 
-__all__ = ["Game", "GameSpec", "Observation", "Phase", "PASS_WORDS", "Action"]
+__all__ = ["Game", "GameSpec", "Observation", "Phase", "PASS_WORDS", "Action", "kitty_left"]

@@ -976,6 +976,27 @@ def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
     return gen.following(bits, to_beat)
 
 
+def check_move(move: Move, rules: Rules, what: str = "move") -> Move:
+    """Raise `RulesError` unless ``move`` is a combination of ``rules`` (pass is fine)."""
+    if not isinstance(move, Move):
+        raise TypeError(f"expected a Move, not {type(move).__name__}")
+    if move.kind == Kind.PASS:
+        return move
+    if move.kind not in rules.kinds:
+        raise RulesError(f"{what} {move!r} is a {move.kind.label}, which the {rules.name} "
+                         "rules do not have")
+    rules.check_hand(move.cards, what)
+    c = unpack(move.cards)
+    gen = generator(rules)
+    for leading in (True, False):
+        if any(m == move for m in gen.collect(c, kind=move.kind, length=move.length,
+                                               leading=leading)):
+            break
+    else:
+        raise RulesError(f"{what} {move!r} is not a combination of the {rules.name} rules")
+    return move
+
+
 def split_reading(text: str) -> tuple[str, Optional[int]]:
     """Card text and the rank ``F`` is read as, from ``'45678F=9'`` (None without ``=``)."""
     if "=" not in text:
@@ -1089,5 +1110,5 @@ def find_move(moves: Iterable[Move], cards: Union[str, Hand, int]) -> Optional[M
 
 
 __all__ = ["Move", "PASS", "PASS_WORDS", "Kind", "legal_moves", "detect", "parse_move", "find_move",
-           "MoveGenerator", "WildcardGenerator", "generator", "hand_bits", "readings", "split_reading",
+           "check_move", "MoveGenerator", "WildcardGenerator", "generator", "hand_bits", "readings", "split_reading",
            "ALL_BOMB_ORDER", "bomb_tiers"]

@@ -37,7 +37,7 @@ from .agents.base import AgentSpec, make_agent, register_trainer
 from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
                                QTables, choose, decide)
-from .agents.qlearning.tables import _load
+from .agents.qlearning.tables import load_file
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
 from .errors import ModelFileError
@@ -314,7 +314,7 @@ def _checkpoint(path: Path, tables: QTables, cfg: TrainConfig, done: int,
 def load_checkpoint(path: Union[str, Path]) -> tuple[QTables, dict]:
     """Tables and training state of a file written by `train` (`ModelFileError` if it has
     no training state)."""
-    tables, data = _load(Path(path))
+    tables, data = load_file(Path(path))
     if "train_state" not in data:
         raise ModelFileError(f"{path}: a Q-table without training state; cannot resume from it")
     try:

@@ -42,12 +42,11 @@ import ipywidgets as W
 
 from .agents.base import agent_name, available_agents, last_evaluation, make_agent
 from .analysis import best_score, hand_power, hints, min_plays
-from .analysis._core import check_move
 from .cards import N_RANKS, RANK_CHARS, Hand, bits_contain, bits_size, pack, parse_counts, unpack
 from .deals import as_rng
 from .errors import DdzError, RulesError
 from .game import Game, Observation, Phase
-from .moves import Move, legal_moves, parse_move
+from .moves import Move, check_move, legal_moves, parse_move
 from .records import GameRecord, read_records
 from .rules import RULESETS, Kind, Rules, get_rules
 

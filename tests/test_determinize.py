@@ -13,7 +13,7 @@ from ddzlab.cards import Hand, bits_contain, bits_size
 from ddzlab.deals import Deal
 from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, PolicyGuesser, UniformGuesser,
                                 determinize, guess_accuracy, hidden_sizes, known_cards, rebuild)
-from ddzlab.game import Game, Phase, _kitty_left
+from ddzlab.game import Game, Phase, kitty_left
 from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD
 
 # (rules, Game keyword arguments): every rule set, fixed landlord, bidding, and 1v1 games
@@ -76,7 +76,7 @@ def check_consistent(game: Game, seat: int, world: Game) -> None:
     assert world.kitty == game.kitty and world.rules == game.rules
     assert world.players == game.players
     if game.landlord is not None:                          # unplayed kitty cards stay put
-        left = _kitty_left(game.kitty.bits, game.played[game.landlord])
+        left = kitty_left(game.kitty.bits, game.played[game.landlord])
         assert bits_contain(world.hands[game.landlord], left)
     held = sum(world.hands) + sum(world.played)
     if game.players == 3:

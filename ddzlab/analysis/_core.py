@@ -37,32 +37,10 @@ from functools import lru_cache
 from typing import Optional
 
 from ..cards import N_RANKS, RB, RR, bits_size, unpack
-from ..errors import RulesError
-from ..moves import PASS, Move, generator, hand_bits
+from ..moves import PASS, Move, check_move, generator, hand_bits
 from ..rules import KIND_SHAPE, AttachSpec, Kind, Rules
 
 NIB = 15
-
-
-def check_move(move: Move, rules: Rules, what: str = "move") -> Move:
-    """Raise `RulesError` unless ``move`` is a combination of ``rules`` (pass is fine)."""
-    if not isinstance(move, Move):
-        raise TypeError(f"expected a Move, not {type(move).__name__}")
-    if move.kind == Kind.PASS:
-        return move
-    if move.kind not in rules.kinds:
-        raise RulesError(f"{what} {move!r} is a {move.kind.label}, which the {rules.name} "
-                         "rules do not have")
-    rules.check_hand(move.cards, what)
-    c = unpack(move.cards)
-    gen = generator(rules)
-    for leading in (True, False):
-        if any(m == move for m in gen.collect(c, kind=move.kind, length=move.length,
-                                               leading=leading)):
-            break
-    else:
-        raise RulesError(f"{what} {move!r} is not a combination of the {rules.name} rules")
-    return move
 
 
 @dataclass(frozen=True)

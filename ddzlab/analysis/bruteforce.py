@@ -9,22 +9,15 @@ import math
 from functools import lru_cache
 from typing import Union
 
-from ..cards import Hand
+from ..cards import Hand, lowest_rank
 from ..moves import Move, legal_moves
 from ..rules import HOMEWORK, STANDARD, Rules, get_rules
 from ._core import hand_bits
 
 
-def _lowest(bits: int) -> int:
-    r = 0
-    while not (bits >> (4 * r)) & 15:
-        r += 1
-    return r
-
-
 def _splits_moves(bits: int, rules: Rules) -> list[Move]:
     """Legal leads of ``bits`` that hold a card of its lowest rank (every split has one)."""
-    r = _lowest(bits)
+    r = lowest_rank(bits)
     return [m for m in legal_moves(Hand.from_bits(bits), rules) if (m.cards >> (4 * r)) & 15]
 
 

@@ -35,20 +35,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..cards import Hand, bits_size
+from ..cards import Hand, bits_size, lowest_rank
 from ..moves import Move, legal_moves
 from ..rules import HOMEWORK, Rules, get_rules
 from ._core import hand_bits
 from .score import homework_score, reward
 
 HOMEWORK_HEURISTICS = ("zero", "ceil")
-
-
-def _lowest(bits: int) -> int:
-    r = 0
-    while not (bits >> (4 * r)) & 15:
-        r += 1
-    return r
 
 
 def _leads(bits: int, rules: Rules) -> list[Move]:
@@ -110,7 +103,7 @@ def homework_astar(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
                                  root_h, heuristic)
         closed.add(bits)
         expanded += 1
-        r = _lowest(bits)
+        r = lowest_rank(bits)
         for m in _leads(bits, rules):
             if not every_order and not (m.cards >> (4 * r)) & 15:
                 continue
@@ -162,7 +155,7 @@ def homework_dfs(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
         if partial_bound and k >= 2 and best["moves"] and homework_score(value, k) < best["score"]:
             stats["pruned"] += 1
             return
-        r = _lowest(bits)
+        r = lowest_rank(bits)
         options = [m for m in _leads(bits, rules) if (m.cards >> (4 * r)) & 15]
         options.sort(key=lambda m: (-reward(m.kind), -m.size, m.cards))
         for m in options:

@@ -81,10 +81,10 @@ class QTables:
     @classmethod
     def load(cls, path: Union[str, Path]) -> "QTables":
         """Read a table written by `save`; a corrupt or foreign file raises `ModelFileError`."""
-        return _load(Path(path))[0]
+        return load_file(Path(path))[0]
 
 
-def _load(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
+def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
     """The tables of a file and its other arrays (a checkpoint's training state)."""
     if not path.exists():
         raise ModelFileError(f"{path}: no such Q-table file")
