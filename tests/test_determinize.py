@@ -126,15 +126,22 @@ def test_samples_are_consistent(setup, seed, steps, seat, which, sample_seed):
 
 @pytest.mark.parametrize("setup", range(len(SETUPS)))
 def test_samples_vary_and_cover_the_truth(setup):
-    """Uniform samples are not all the same deal; accuracy is a share."""
+    """Uniform samples are not all the same deal; accuracy is the share of unseen cards
+    placed with their true holder: 1 for the true deal and whenever one holder hides them
+    all, below 1 for some sample when several holders hide cards."""
     game = random_point(setup, 11, 12)
     seat = (game.to_act or 0) % game.players
     obs = game.observation(seat)
     sizes = hidden_sizes(obs)
     worlds = [determinize(obs, rng=i) for i in range(40)]
+    accuracy = [guess_accuracy(obs, game, w) for w in worlds]
+    assert guess_accuracy(obs, game, game) == 1.0
+    assert all(0 <= a <= 1 for a in accuracy)
     if sum(1 for n in sizes.values() if n) > 1:
         assert len({w.deal for w in worlds}) > 1
-    assert 0 <= min(guess_accuracy(obs, game, w) for w in worlds) <= 1
+        assert min(accuracy) < 1
+    else:
+        assert accuracy == [1.0] * len(worlds)
 
 
 def test_known_kitty_cards_stay_with_the_landlord():
@@ -146,6 +153,7 @@ def test_known_kitty_cards_stay_with_the_landlord():
     assert REST not in hidden_sizes(obs) and hidden_sizes(obs) == {0: 17, 2: 17}
     for i in range(20):
         assert Hand("89") in determinize(obs, rng=i).hand(0)
+    assert guess_accuracy(obs, game, game) == 1.0           # the known 8 and 9 are not guesses
     assert known_cards(game.observation(0)) == {}          # the landlord knows its own hand
 
 
