@@ -355,6 +355,15 @@ def _cards(text: Any, what: str) -> int:
         raise RecordError(f"{what}: {e}") from None
 
 
+def _entries(items: list, field: str, kind: type, shape: str, players: int):
+    """(label, seat, item) of each ``{"seat": s, field: <kind>}`` entry of a bids/moves list."""
+    for i, item in enumerate(items):
+        what = f"{field} {i}"
+        if not isinstance(item, dict) or not isinstance(item.get(field), kind):
+            raise RecordError(f"{what}: expected {{\"seat\": s, \"{field}\": {shape}}}, got {item!r}")
+        yield what, _seat(item.get("seat"), players, what), item
+
+
 def _seat(value: Any, players: int, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
         raise RecordError(f"{what}: seat {value!r} is not a seat of a {players}-player game")
@@ -399,11 +408,7 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
     bids, moves = [], []
     if not isinstance(obj["bids"], list) or not isinstance(obj["moves"], list):
         raise RecordError("'bids' and 'moves' must be lists")
-    for i, item in enumerate(obj["bids"]):
-        what = f"bid {i}"
-        if not isinstance(item, dict) or not isinstance(item.get("bid"), int):
-            raise RecordError(f"{what}: expected {{\"seat\": s, \"bid\": n}}, got {item!r}")
-        seat = _seat(item.get("seat"), players, what)
+    for what, seat, item in _entries(obj["bids"], "bid", int, "n", players):
         try:
             game.make_bid(item["bid"], seat)
         except DdzError as e:
@@ -411,11 +416,7 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
         bids.append((seat, item["bid"], _eval(item, what)))
     if game.redeals:
         raise RecordError("the bids end in an all-pass auction: a record holds the last deal's bids only")
-    for i, item in enumerate(obj["moves"]):
-        what = f"move {i}"
-        if not isinstance(item, dict) or not isinstance(item.get("move"), str):
-            raise RecordError(f"{what}: expected {{\"seat\": s, \"move\": cards}}, got {item!r}")
-        seat = _seat(item.get("seat"), players, what)
+    for what, seat, item in _entries(obj["moves"], "move", str, "cards", players):
         try:
             move = game.play(item["move"], seat)
         except DdzError as e:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from ..cards import LOW_BITS, R2, Hand, as_hand
+from ..cards import LOW_BITS, R2, Hand, as_hand, bits_size
 from ..moves import Move, legal_moves
 from ..rules import STANDARD, Kind, Rules, get_rules
 from ._core import check_move, hand_bits
@@ -66,13 +66,21 @@ def next_play_size(bits: int) -> int:
 
 def q_value(bits: int, move: Move) -> int:
     """Q(S, a) for cards S (packed) and play a."""
-    m = move.cards
+    return q_cards(bits, move.cards, move.size)
+
+
+def q_cards(bits: int, cards: int, size: Optional[int] = None) -> int:
+    """Q(S, a) for cards S (packed) and the cards of a (packed; ``size`` of them, counted
+    when not given): `q_value` for a part of S that need not be a `Move`."""
+    m = cards
+    if size is None:
+        size = bits_size(m)
     # r = -1: a play of fewer than 4 cards using a rank of which S holds all four
-    r = -1 if move.size < 4 and (bits >> 2) & (m | m >> 1 | m >> 2) & LOW_BITS else 0
+    r = -1 if size < 4 and (bits >> 2) & (m | m >> 1 | m >> 2) & LOW_BITS else 0
     rest = bits - m
     if rest == 0:
-        return MAX_Q + move.size + r
-    return move.size + next_play_size(rest) + r
+        return MAX_Q + size + r
+    return size + next_play_size(rest) + r
 
 
 @dataclass
@@ -127,4 +135,4 @@ def greedy_split(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD) ->
     return out
 
 
-__all__ = ["MAX_Q", "next_play_size", "q_value", "greedy_q", "greedy_split", "GreedyResult"]
+__all__ = ["MAX_Q", "next_play_size", "q_value", "q_cards", "greedy_q", "greedy_split", "GreedyResult"]

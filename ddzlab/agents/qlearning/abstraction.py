@@ -8,7 +8,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ...analysis.greedy import MAX_Q, next_play_size, q_value
+from ...analysis.greedy import q_cards, q_value
 from ...cards import R2, RB, RR, bits_size
 from ...game import Observation
 from ...moves import PASS, Move, detect, generator
@@ -101,19 +101,6 @@ def segment_best(seg: int) -> tuple[int, int, tuple[Move, ...]]:
     return hit
 
 
-def _part_q(seg: int, part: int) -> int:
-    """Q(S, a) of the cards ``part`` taken from segment ``seg`` (the greedy formula)."""
-    size = bits_size(part)
-    r = 0
-    if size < 4:
-        for i in range(R2):
-            if (part >> (4 * i)) & 15 and (seg >> (4 * i)) & 15 == 4:
-                r = -1
-                break
-    rest = seg - part
-    return (MAX_Q if rest == 0 else next_play_size(rest)) + size + r
-
-
 def move_delta(bits: int, cards: int) -> int:
     """How much a play of ``cards`` from hand ``bits`` spoils the greedy split: Q lost
     against the best play in every segment it touches, +1 per 2 and +2 per joker."""
@@ -124,7 +111,7 @@ def move_delta(bits: int, cards: int) -> int:
             mask, best, _ = segment_best(seg)
             part = low & mask
             if part:
-                total += max(0, best - _part_q(seg, part))
+                total += max(0, best - q_cards(seg, part))
     total += (cards >> (4 * R2)) & 15
     total += 2 * (((cards >> (4 * RB)) & 15) + ((cards >> (4 * RR)) & 15))
     return total
