@@ -9,6 +9,7 @@ skips. A screenshot goes to ``ddzlab.config.figures_dir()`` (the test cache at t
 """
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -32,6 +33,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 NOTEBOOK = NOTEBOOKS_DIR / "00_hand_inspector.ipynb"
 FIX = ("install it with `make browser` (runs `apt-get install -y chromium`, as root) or set "
        "DDZLAB_CHROMIUM to a Chromium binary")
+TOUR_HAND = "33445566789TJQKA2BR"   # HAND in the notebook
 TIMEOUT = 90_000          # ms: the page appears once the notebook has run
 
 
@@ -84,6 +86,8 @@ def _launch(p):
 
 
 def test_tour_notebook_in_a_browser(voila_url):
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    assert f'HAND = "{TOUR_HAND}"' in "".join("".join(c["source"]) for c in cells)
     try:
         from playwright.sync_api import expect, sync_playwright
     except ImportError:
@@ -94,7 +98,8 @@ def test_tour_notebook_in_a_browser(voila_url):
             page = browser.new_page(viewport={"width": 1300, "height": 1000})
             page.goto(voila_url, timeout=TIMEOUT)
             insp = page.locator(".ddz-inspector")
-            expect(insp.locator(".ddz-fewest-n")).to_have_text("4", timeout=TIMEOUT)
+            tour = str(min_plays(TOUR_HAND, HOMEWORK).plays)     # the notebook opens on TOUR_HAND
+            expect(insp.locator(".ddz-fewest-n")).to_have_text(tour, timeout=TIMEOUT)
 
             # type a hand: the fewest-plays answer appears
             hand = "3334447TJQKA"
@@ -131,9 +136,9 @@ def test_tour_notebook_in_a_browser(voila_url):
             expect(replay.locator(".ddz-step")).to_have_text("1", timeout=20_000)
 
             # the figure: the inspector on the tour's hand, all its parts computed
-            box.fill("33445566789TJQKA2BR")
+            box.fill(TOUR_HAND)
             box.press("Enter")
-            expect(insp.locator(".ddz-fewest-n")).to_have_text("4", timeout=20_000)
+            expect(insp.locator(".ddz-fewest-n")).to_have_text(tour, timeout=20_000)
             expect(insp.locator(".ddz-busy")).to_have_count(0, timeout=TIMEOUT)
             expect(insp.locator(".ddz-agent-table")).to_be_visible()
             page.set_viewport_size({"width": 1300, "height": 2600})   # Voilà scrolls inside a
