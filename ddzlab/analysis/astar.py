@@ -33,7 +33,7 @@ import heapq
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Optional, Union
 
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
@@ -73,7 +73,13 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     """Fewest plays of a hand that may hold the flower card: the best over the ranks F may
     stand for of the natural search on the cards so read (every split of the hand reads F
     as one rank; every split of the read cards puts that rank's extra copy in one play, which
-    pays F for it)."""
+    pays F for it).
+
+    The readings share one bound: they are searched in the order of their root heuristic
+    (then of rank), each with the best count found so far as an exclusive bound (plus one
+    for a rank below the incumbent's, so that ties go to the lowest rank as in a plain loop
+    over the ranks), and a reading whose root bound already reaches it is skipped. The
+    answer, and the split returned, are those of the unbounded search of every reading."""
     t0 = time.perf_counter()
     read = read_rules(rules)
     f_bit = 1 << (4 * rules.wildcard)
@@ -81,35 +87,51 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
         res = min_plays(Hand.from_bits(bits), read, heuristic)
         res.seconds = time.perf_counter() - t0
         return res
+    tab = tables(read)
     nat = bits - f_bit
-    best, best_x = None, None
-    expanded = generated = 0
+    start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
     full = []                       # ranks of which the hand holds all four: no fifth copy
+    order = []
     for x in rules.wild_ranks:
         if nat >> (4 * x) & 15 >= 4:
             full.append(x)
-            continue
-        res = min_plays(Hand.from_bits(nat + (1 << (4 * x))), read, heuristic)
+        else:
+            b = nat + (1 << (4 * x))
+            order.append((heuristic_value(tab, b, start_r, (), heuristic), x, b))
+    order.sort()
+    best, best_x = None, None
+    expanded = generated = 0
+    for h, x, b in order:
+        bound = None
+        if best is not None:
+            bound = best.plays + (x < best_x)
+            if h >= bound:
+                if h > best.plays:
+                    break           # sorted: no later reading can tie or win
+                continue
+        res = _astar(tab, b, heuristic, bound)
         expanded, generated = expanded + res.expanded, generated + res.generated
-        if best is None or res.plays < best.plays:
+        if res.plays is not None:
             best, best_x = res, x
     gen = generator(rules)
-    if full:
+    if full and (best is None or best.plays > 1):
         # F read as a rank the hand holds four of: try each such play of F, then the rest
-        # (natural cards) by the natural search
+        # (natural cards) by the natural search, bounded by the best so far minus that play
         for m in gen.leading(bits):
             if m.reading in full and (best is None or best.plays > 1):
-                res = min_plays(Hand.from_bits(bits - m.cards), read, heuristic)
+                res = _astar(tab, bits - m.cards, heuristic, best and best.plays - 1)
                 expanded, generated = expanded + res.expanded, generated + res.generated
-                if best is None or res.plays + 1 < best.plays:
-                    best = PlaysResult(res.plays + 1, [m] + res.moves, root_h=res.root_h)
+                if res.plays is not None:
+                    best = replace(res, plays=res.plays + 1, extra={**res.extra, "first": m})
                     best_x = None
+    moves = _rebuild(tab, best)
     if best_x is None:
-        return PlaysResult(best.plays, best.moves, expanded, generated, time.perf_counter() - t0,
-                           heuristic, best.root_h, {"flower_reads": best.moves[0].reading})
-    moves = gen.pay_with_flower(best.moves, best_x)
+        moves = [best.extra["first"]] + moves
+        reads = moves[0].reading
+    else:
+        moves, reads = gen.pay_with_flower(moves, best_x), best_x
     return PlaysResult(best.plays, moves, expanded, generated, time.perf_counter() - t0, heuristic,
-                       best.root_h, {"flower_reads": best_x})
+                       best.root_h, {"flower_reads": reads})
 
 
 def heuristic_value(tab, bits: int, r: int, pending: tuple, heuristic: str) -> int:
@@ -171,9 +193,21 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     if rules.wildcard is not None:
         return _wild_min_plays(bits, rules, heuristic)
     t0 = time.perf_counter()
-    tab = tables(rules)
+    res = _astar(tables(rules), bits, heuristic)
+    res.moves = _rebuild(tables(rules), res)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _astar(tab, bits: int, heuristic: str, bound: Optional[int] = None) -> PlaysResult:
+    """The A* of `min_plays` on packed cards. With ``bound``, only splits of fewer than
+    ``bound`` plays are sought: entries whose f (a lower bound) reaches it are not queued,
+    and if none is left the result's ``plays`` is None. An optimum below ``bound`` is found
+    as without it (the entries popped before it all have f at most the optimum, hence
+    below the bound), so the bound changes neither the count nor the split. The moves are
+    not rebuilt (`_rebuild` does that): ``extra`` holds the goal and the finishing memo."""
     if not bits:
-        return PlaysResult(0, [], heuristic=heuristic)
+        return PlaysResult(0, [], heuristic=heuristic, extra={"goal": (0, 0, (), None), "memo": {}})
     finish_memo: dict = {}
     # node key -> (g, r, bits, pending, link); link = (chain move, parent link) or None,
     # kept per entry so that the path always matches the entry's own cards
@@ -181,9 +215,11 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
     root = tab.state_key(start_r, bits, ())
     h0 = heuristic_value(tab, bits, start_r, (), heuristic)
+    if bound is None:
+        bound = 10 ** 9
     nodes[root] = (0, start_r, bits, (), None)
     counter = 0
-    heap = [(h0, 0, counter, root, False)]
+    heap = [(h0, 0, counter, root, False)] if h0 < bound else []
     expanded = generated = 0
     goal_parent = None
     while heap:
@@ -201,7 +237,8 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         if is_goal is None or not pending:
             cost, _ = finish_cost(tab, b, pending, finish_memo)
             counter += 1
-            heapq.heappush(heap, (g + cost, -(g + cost), counter, (g, b, pending, link), True))
+            if g + cost < bound:
+                heapq.heappush(heap, (g + cost, -(g + cost), counter, (g, b, pending, link), True))
             if is_goal is None:
                 continue
         else:
@@ -218,11 +255,12 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         if s is None:
             continue
         succ = [(s + 1, b, pending, g, None)]
-        for item, cards in opts:
-            if isinstance(item, Move):
-                succ.append((s, b - cards, pending, g + 1, item))
-            else:
-                succ.append((s, b - cards, tuple(sorted(pending + (item,))), g + 1, item))
+        if g + 1 < bound:
+            for item, cards in opts:
+                if isinstance(item, Move):
+                    succ.append((s, b - cards, pending, g + 1, item))
+                else:
+                    succ.append((s, b - cards, tuple(sorted(pending + (item,))), g + 1, item))
         for nr, nb, npend, ng, move in succ:
             nkey = tab.state_key(nr, nb, npend)
             old = nodes.get(nkey)
@@ -232,11 +270,21 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
             h = heuristic_value(tab, nb, nr, npend, heuristic)
             generated += 1
             counter += 1
-            heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
-    assert goal_parent is not None
-    # rebuild: chain moves along the path, then pending planes and the flat split
-    g, b, pending, link = goal_parent
-    total, planes = finish_cost(tab, b, pending, finish_memo)
+            if ng + h < bound:
+                heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
+    plays = None
+    if goal_parent is not None:
+        plays = goal_parent[0] + finish_cost(tab, goal_parent[1], goal_parent[2], finish_memo)[0]
+    return PlaysResult(plays=plays, moves=[], expanded=expanded, generated=generated,
+                       heuristic=heuristic, root_h=h0,
+                       extra={"goal": goal_parent, "memo": finish_memo})
+
+
+def _rebuild(tab, res: PlaysResult) -> list[Move]:
+    """One optimal sequence of an `_astar` result: chain moves along the goal's path, then
+    the pending planes and the flat split."""
+    g, b, pending, link = res.extra.pop("goal")
+    total, planes = finish_cost(tab, b, pending, res.extra.pop("memo"))
     left = b
     for m in planes:
         left -= m.kickers
@@ -247,8 +295,7 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     chain_moves.reverse()
     seq = chain_moves + planes + tab.flat_split(left)
     seq.sort(key=lambda m: (m.rank, -m.size))
-    return PlaysResult(plays=g + total, moves=seq, expanded=expanded, generated=generated,
-                       seconds=time.perf_counter() - t0, heuristic=heuristic, root_h=h0)
+    return seq
 
 
 __all__ = ["min_plays", "PlaysResult", "HEURISTICS", "heuristic_value"]
