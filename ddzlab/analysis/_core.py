@@ -83,6 +83,8 @@ class Tables:
         # masks: the non-chain ranks (2s, jokers...) are always "frozen"
         self.nonchain_mask = sum(NIB << (4 * r) for r in range(N_RANKS)
                                  if not self.is_chain_rank[r])
+        self.chain_mask = sum(NIB << (4 * r) for r in self.chain_ranks)
+        self.options_cache: dict[tuple[int, int, int], list[tuple[object, int]]] = {}
         self.four_two = any(a.base == Kind.BOMB for a in self.flat_attach)
         # largest flat play: unit widths, flat attachments, rocket
         self.flat_shapes = [(KIND_SHAPE[a.base][0], a.per_unit * a.kicker_width)
@@ -235,7 +237,21 @@ class Tables:
     # -- sweep helpers -------------------------------------------------------------------
     def chain_options(self, bits: int, r: int) -> list[tuple[object, int]]:
         """Chain mains starting exactly at rank ``r``: ``(Move, cards)`` for plain chains
-        and ``((pending index, r, length), main cards)`` for plane mains."""
+        and ``((pending index, r, length), main cards)`` for plane mains.
+
+        They depend only on the chain-rank cards from ``r`` up and on the hand's size (a
+        plane needs room for its kickers), so they are cached under that key (shared by
+        the states and hands that agree there; the list is not to be modified)."""
+        total = bits_size(bits)
+        key = ((bits & self.chain_mask) >> (4 * r), r, total)
+        got = self.options_cache.get(key)
+        if got is None:
+            if len(self.options_cache) >= 1 << 18:
+                self.options_cache.clear()
+            got = self.options_cache[key] = self._chain_options(bits, r, total)
+        return got
+
+    def _chain_options(self, bits: int, r: int, total: int) -> list[tuple[object, int]]:
         c = unpack(bits)
         out: list[tuple[object, int]] = []
         bases: dict[Kind, list[Move]] = {}
@@ -243,7 +259,6 @@ class Tables:
             ms = self.gen.collect(c, kind=spec.kind, rank=r)
             bases[spec.kind] = ms
             out.extend((m, m.cards) for m in ms)
-        total = bits_size(bits)
         for p in self.pending_specs:
             a = p.spec
             for m in bases.get(a.base, ()):

@@ -75,11 +75,12 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     as one rank; every split of the read cards puts that rank's extra copy in one play, which
     pays F for it).
 
-    The readings share one bound: they are searched in the order of their root heuristic
-    (then of rank), each with the best count found so far as an exclusive bound (plus one
-    for a rank below the incumbent's, so that ties go to the lowest rank as in a plain loop
-    over the ranks), and a reading whose root bound already reaches it is skipped. The
-    answer, and the split returned, are those of the unbounded search of every reading."""
+    The readings are searched at once, by one A* from one root per reading (`_astar`):
+    it expands no state whose f reaches the best reading's count, where a search per
+    reading would go on up to that reading's own, and readings share the states where
+    they meet (once the sweep has passed the extra card, two readings of ranks the hand
+    holds equally often reach the same states). The plays of F read as a rank the hand
+    holds four of are searched after, bounded by the best count found."""
     t0 = time.perf_counter()
     read = read_rules(rules)
     f_bit = 1 << (4 * rules.wildcard)
@@ -89,41 +90,24 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
         return res
     tab = tables(read)
     nat = bits - f_bit
-    start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
     full = []                       # ranks of which the hand holds all four: no fifth copy
-    order = []
+    xs = []
     for x in rules.wild_ranks:
-        if nat >> (4 * x) & 15 >= 4:
-            full.append(x)
-        else:
-            b = nat + (1 << (4 * x))
-            order.append((heuristic_value(tab, b, start_r, (), heuristic), x, b))
-    order.sort()
-    best, best_x = None, None
-    expanded = generated = 0
-    for h, x, b in order:
-        bound = None
-        if best is not None:
-            bound = best.plays + (x < best_x)
-            if h >= bound:
-                if h > best.plays:
-                    break           # sorted: no later reading can tie or win
-                continue
-        res = _astar(tab, b, heuristic, bound)
-        expanded, generated = expanded + res.expanded, generated + res.generated
-        if res.plays is not None:
-            best, best_x = res, x
+        (full if nat >> (4 * x) & 15 >= 4 else xs).append(x)
+    best = _astar(tab, [(0, nat + (1 << (4 * x))) for x in xs], heuristic) if xs else None
+    expanded, generated = (best.expanded, best.generated) if best else (0, 0)
+    best_x = xs[best.extra["root"]] if best else None
     gen = generator(rules)
     if full and (best is None or best.plays > 1):
-        # F read as a rank the hand holds four of: try each such play of F, then the rest
-        # (natural cards) by the natural search, bounded by the best so far minus that play
-        for m in gen.leading(bits):
-            if m.reading in full and (best is None or best.plays > 1):
-                res = _astar(tab, bits - m.cards, heuristic, best and best.plays - 1)
-                expanded, generated = expanded + res.expanded, generated + res.generated
-                if res.plays is not None:
-                    best = replace(res, plays=res.plays + 1, extra={**res.extra, "first": m})
-                    best_x = None
+        # F read as a rank the hand holds four of: each such play of F (cost 1), then the
+        # rest (natural cards) by the natural search; wins only with fewer plays
+        firsts = [m for m in gen.leading(bits) if m.reading in full]
+        res = _astar(tab, [(1, bits - m.cards) for m in firsts], heuristic,
+                     best and best.plays)
+        expanded, generated = expanded + res.expanded, generated + res.generated
+        if res.plays is not None:
+            best, best_x = res, None
+            res.extra["first"] = firsts[res.extra["root"]]
     moves = _rebuild(tab, best)
     if best_x is None:
         moves = [best.extra["first"]] + moves
@@ -193,33 +177,47 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     if rules.wildcard is not None:
         return _wild_min_plays(bits, rules, heuristic)
     t0 = time.perf_counter()
-    res = _astar(tables(rules), bits, heuristic)
+    if not bits:
+        return PlaysResult(0, [], heuristic=heuristic)
+    res = _astar(tables(rules), [(0, bits)], heuristic)
     res.moves = _rebuild(tables(rules), res)
     res.seconds = time.perf_counter() - t0
     return res
 
 
-def _astar(tab, bits: int, heuristic: str, bound: Optional[int] = None) -> PlaysResult:
-    """The A* of `min_plays` on packed cards. With ``bound``, only splits of fewer than
-    ``bound`` plays are sought: entries whose f (a lower bound) reaches it are not queued,
-    and if none is left the result's ``plays`` is None. An optimum below ``bound`` is found
-    as without it (the entries popped before it all have f at most the optimum, hence
-    below the bound), so the bound changes neither the count nor the split. The moves are
-    not rebuilt (`_rebuild` does that): ``extra`` holds the goal and the finishing memo."""
-    if not bits:
-        return PlaysResult(0, [], heuristic=heuristic, extra={"goal": (0, 0, (), None), "memo": {}})
-    finish_memo: dict = {}
-    # node key -> (g, r, bits, pending, link); link = (chain move, parent link) or None,
-    # kept per entry so that the path always matches the entry's own cards
-    nodes: dict = {}
-    start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
-    root = tab.state_key(start_r, bits, ())
-    h0 = heuristic_value(tab, bits, start_r, (), heuristic)
+def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
+           bound: Optional[int] = None) -> PlaysResult:
+    """The A* of `min_plays`, from one or more roots ``(plays already made, packed cards)``
+    at once: the fewest plays over the roots, with ``extra["root"]`` the index of the root
+    the split found starts from. States are shared by the roots (a state's cost to go
+    depends on its key only); each keeps the root and path of its cheapest way in.
+
+    With ``bound``, only splits of fewer than ``bound`` plays are sought: entries whose f
+    (a lower bound) reaches it are not queued, and if none is left ``plays`` is None.
+    The moves are not rebuilt (`_rebuild` does that): ``extra`` holds the goal and the
+    finishing memo."""
     if bound is None:
         bound = 10 ** 9
-    nodes[root] = (0, start_r, bits, (), None)
+    finish_memo: dict = {}
+    # state key -> (g, r, bits, pending, link, root); link = (chain move, parent link) or
+    # None, kept per entry so that the path always matches the entry's own cards
+    nodes: dict = {}
+    start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
+    heap = []
+    root_h = []
     counter = 0
-    heap = [(h0, 0, counter, root, False)] if h0 < bound else []
+    for i, (g0, bits) in enumerate(roots):
+        h0 = heuristic_value(tab, bits, start_r, (), heuristic)
+        root_h.append(h0)
+        if g0 + h0 < bound:
+            root = tab.state_key(start_r, bits, ())
+            old = nodes.get(root)
+            if old is not None and old[0] <= g0:
+                continue
+            nodes[root] = (g0, start_r, bits, (), None, i)
+            counter += 1
+            heap.append((g0 + h0, -g0, counter, root, False))
+    heapq.heapify(heap)
     expanded = generated = 0
     goal_parent = None
     while heap:
@@ -227,7 +225,7 @@ def _astar(tab, bits: int, heuristic: str, bound: Optional[int] = None) -> Plays
         if is_goal:
             goal_parent = key
             break
-        g, r, b, pending, link = nodes[key]
+        g, r, b, pending, link, i = nodes[key]
         if -neg_g != g:
             continue  # a cheaper path reached this state later
         if is_goal is not None:
@@ -238,7 +236,7 @@ def _astar(tab, bits: int, heuristic: str, bound: Optional[int] = None) -> Plays
             cost, _ = finish_cost(tab, b, pending, finish_memo)
             counter += 1
             if g + cost < bound:
-                heapq.heappush(heap, (g + cost, -(g + cost), counter, (g, b, pending, link), True))
+                heapq.heappush(heap, (g + cost, -(g + cost), counter, (i, g, b, pending, link), True))
             if is_goal is None:
                 continue
         else:
@@ -266,18 +264,20 @@ def _astar(tab, bits: int, heuristic: str, bound: Optional[int] = None) -> Plays
             old = nodes.get(nkey)
             if old is not None and old[0] <= ng:
                 continue
-            nodes[nkey] = (ng, nr, nb, npend, (move, link) if isinstance(move, Move) else link)
+            nodes[nkey] = (ng, nr, nb, npend, (move, link) if isinstance(move, Move) else link, i)
             h = heuristic_value(tab, nb, nr, npend, heuristic)
             generated += 1
             counter += 1
             if ng + h < bound:
                 heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
-    plays = None
-    if goal_parent is not None:
-        plays = goal_parent[0] + finish_cost(tab, goal_parent[1], goal_parent[2], finish_memo)[0]
+    if goal_parent is None:
+        return PlaysResult(plays=None, moves=[], expanded=expanded, generated=generated,
+                           heuristic=heuristic)
+    i, g, b, pending, _ = goal_parent
+    plays = g + finish_cost(tab, b, pending, finish_memo)[0]
     return PlaysResult(plays=plays, moves=[], expanded=expanded, generated=generated,
-                       heuristic=heuristic, root_h=h0,
-                       extra={"goal": goal_parent, "memo": finish_memo})
+                       heuristic=heuristic, root_h=root_h[i],
+                       extra={"goal": goal_parent[1:], "memo": finish_memo, "root": i})
 
 
 def _rebuild(tab, res: PlaysResult) -> list[Move]:
@@ -285,6 +285,7 @@ def _rebuild(tab, res: PlaysResult) -> list[Move]:
     the pending planes and the flat split."""
     g, b, pending, link = res.extra.pop("goal")
     total, planes = finish_cost(tab, b, pending, res.extra.pop("memo"))
+    res.extra.pop("root")
     left = b
     for m in planes:
         left -= m.kickers
