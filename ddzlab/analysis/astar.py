@@ -146,8 +146,9 @@ def finish_cost(tab, bits: int, pending: tuple, memo: dict) -> tuple[int, list]:
     best: tuple[int, list] = (10 ** 9, [])
     head, rest = pending[0], pending[1:]
     seen: set[int] = set()
+    base = bits + tab.pending_main(head)            # bits - kickers = base - cards
     for m in tab.pending_moves(bits, head):
-        left = bits - m.kickers
+        left = base - m.cards
         if rest:
             cost, chosen = finish_cost(tab, left, rest, memo)
         else:

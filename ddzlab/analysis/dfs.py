@@ -22,13 +22,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Optional, Union
 
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
-from .astar import heuristic_value, min_plays, read_rules
+from .astar import _astar, heuristic_value, read_rules
 from .score import homework_score, reward, score_bound
 
 
@@ -69,8 +69,9 @@ class _Search:
         if got is None:
             got = -1
             head, rest = pending[0], pending[1:]
+            base = bits + tab.pending_main(head)    # bits - kickers = base - cards
             for m in tab.pending_moves(bits, head):
-                v = self.leaf(bits - m.kickers, rest, b)
+                v = self.leaf(base - m.cards, rest, b)
                 if v > got:
                     got = v
             self.leaf_cache[key] = got
@@ -149,54 +150,112 @@ class _Search:
         raise AssertionError("best-score reconstruction failed")  # pragma: no cover
 
 
+def _cut(n: int, above: float, extra: int) -> Optional[int]:
+    """The fewest plays ``s`` from which ``s + extra`` plays of an ``n``-card hand cannot
+    score above ``above`` (`score_bound` decreases in the plays); None: no such cut."""
+    if above == -math.inf:
+        return None
+    for s in range(1, n + 1):
+        if score_bound(s + extra, n) <= above:
+            return s
+    return None
+
+
+def _natural_best(bits: int, rules: Rules, prune: bool, memo: bool, n: int,
+                  above: float = -math.inf, extra: tuple = (0, 0)) -> Optional[ScoreResult]:
+    """The best score of natural cards ``bits`` (rules without F) after ``extra`` = (plays,
+    reward) already made, scored as a split of an ``n``-card hand. With ``prune`` and an
+    incumbent score ``above``, the play counts that cannot score above it are not
+    searched (their bound is computed from ``n``), and None means no split beats it
+    (with ``prune=False`` every count is searched and the best is returned)."""
+    tab = tables(rules)
+    search = _Search(rules, prune, memo)
+    r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
+    s0, w0 = extra
+    s_min = 1
+    if prune:
+        cut = _cut(n, above, s0)
+        found = _astar(tab, [(0, bits)], "strong", cut)
+        if found.plays is None:
+            return None
+        s_min = found.plays
+    best = (-math.inf, 0, 0)
+    values: dict[int, int] = {}
+    for s in range(s_min, bits_size(bits) + 1):
+        lim = max(best[0], above)
+        if prune and lim > -math.inf and score_bound(s + s0, n) <= lim:
+            break
+        v = search.value(r0, bits, (), s)
+        values[s] = v
+        if v < 0:
+            continue
+        sc = homework_score(v + w0, s + s0)
+        if sc > best[0] or best[2] == 0:
+            best = (sc, v, s)
+        if sc == math.inf:
+            break
+    score, value, steps = best
+    if steps == 0:
+        if prune and above > -math.inf:
+            return None
+        raise AssertionError("no split found")  # pragma: no cover - solos always split
+    moves = search.rebuild(r0, bits, (), steps, value)
+    moves.sort(key=lambda m: (m.rank, -m.size))
+    return ScoreResult(score, value + w0, steps + s0, moves, nodes=search.nodes, values=values)
+
+
 def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreResult:
     """The best score of a hand that may hold the flower card: the best over the ranks F
     may stand for of the natural search on the cards so read (as `min_plays` does; a soft
     bomb earns what a bomb does). F read as a rank the hand holds four of: each such play
-    of F, then the natural cards left by the budgeted search."""
+    of F, then the natural cards left by the budgeted search.
+
+    With ``prune``, every search after the first gets the best score so far as a bound:
+    its play counts that cannot beat it are skipped, and a fewest-plays search bounded
+    the same way drops a reading (or a play of F) at once when no count can. Only
+    strictly better scores replace the best, as in a plain loop, so the answer and the
+    split are those of the unbounded loop."""
     read = read_rules(rules)
     f_bit = 1 << (4 * rules.wildcard)
     if not bits & f_bit:
         return best_score(Hand.from_bits(bits), read, prune, memo)
     nat = bits - f_bit
+    n = bits_size(bits)
     gen = generator(rules)
     best, best_x, full = None, None, []
+    nodes = 0
     for x in rules.wild_ranks:
         if nat >> (4 * x) & 15 >= 4:
             full.append(x)
             continue
-        res = best_score(Hand.from_bits(nat + (1 << (4 * x))), read, prune, memo)
+        above = best.score if best is not None else -math.inf
+        res = _natural_best(nat + (1 << (4 * x)), read, prune, memo, n, above)
+        if res is None:
+            continue
+        nodes += res.nodes
         if best is None or res.score > best.score:
             best, best_x = res, x
-    nodes = 0
     if full:
-        n = bits_size(bits)
-        tab = tables(read)
-        r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
         for m in gen.leading(bits):
             if m.reading not in full:
                 continue
             rest = bits - m.cards
             if not rest:
-                cand = [(homework_score(reward(m.kind), 1), reward(m.kind), 1, [m])]
+                w = reward(m.kind)
+                res = ScoreResult(homework_score(w, 1), w, 1, [])
             else:
-                search = _Search(read, prune, memo)
-                cand = []
-                for s in range(min_plays(Hand.from_bits(rest), read).plays, bits_size(rest) + 1):
-                    if prune and best is not None and score_bound(s + 1, n) <= best.score:
-                        break
-                    v = search.value(r0, rest, (), s)
-                    if v >= 0:
-                        cand.append((homework_score(v + reward(m.kind), s + 1), v + reward(m.kind), s + 1,
-                                     [m] + search.rebuild(r0, rest, (), s, v)))
-                nodes += search.nodes
-            for sc, v, steps, moves in cand:
-                if best is None or sc > best.score:
-                    best, best_x = ScoreResult(sc, v, steps, moves), None
+                above = best.score if best is not None else -math.inf
+                res = _natural_best(rest, read, prune, memo, n, above, (1, reward(m.kind)))
+                if res is None:
+                    continue
+                nodes += res.nodes
+            if best is None or res.score > best.score:
+                res.moves = [m] + res.moves
+                best, best_x = res, None
     if best_x is not None:
         best.moves = gen.pay_with_flower(best.moves, best_x)
     best.moves.sort(key=lambda m: (m.rank, -m.size))
-    best.nodes += nodes
+    best.nodes = nodes
     return best
 
 
@@ -216,34 +275,10 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
         return ScoreResult(-math.inf, 0, 0, [])
     if rules.wildcard is not None:
         res = _wild_best_score(bits, rules, prune, memo)
-        res.seconds = time.perf_counter() - t0
-        return res
-    n = bits_size(bits)
-    tab = tables(rules)
-    search = _Search(rules, prune, memo)
-    r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
-    s_min = min_plays(Hand.from_bits(bits), rules).plays if prune else 1
-    best = (-math.inf, 0, 0)
-    values: dict[int, int] = {}
-    for s in range(s_min, n + 1):
-        if prune and best[0] > -math.inf and score_bound(s, n) <= best[0]:
-            break
-        v = search.value(r0, bits, (), s)
-        values[s] = v
-        if v < 0:
-            continue
-        sc = homework_score(v, s)
-        if sc > best[0] or best[2] == 0:
-            best = (sc, v, s)
-        if sc == math.inf:
-            break
-    score, value, steps = best
-    if steps == 0:  # pragma: no cover - every hand has a split into solos
-        raise AssertionError("no split found")
-    moves = search.rebuild(r0, bits, (), steps, value)
-    moves.sort(key=lambda m: (m.rank, -m.size))
-    return ScoreResult(score, value, steps, moves, nodes=search.nodes,
-                       seconds=time.perf_counter() - t0, values=values)
+    else:
+        res = _natural_best(bits, rules, prune, memo, bits_size(bits))
+    res.seconds = time.perf_counter() - t0
+    return res
 
 
 __all__ = ["best_score", "ScoreResult"]
