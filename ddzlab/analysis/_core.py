@@ -41,6 +41,17 @@ from ..moves import PASS, Move, check_move, generator, hand_bits
 from ..rules import KIND_SHAPE, AttachSpec, Kind, Rules
 
 NIB = 15
+#: bit 0 of every rank's nibble (ranks 3 .. red joker)
+_LOW = sum(1 << (4 * r) for r in range(N_RANKS))
+#: the nibbles of the ranks below the jokers
+_PLAIN = (1 << (4 * RB)) - 1
+
+
+def _at_least(bits: int) -> tuple[int, int, int, int]:
+    """Bit 0 of each rank's nibble set where the rank holds at least 1, 2, 3, 4 cards
+    (counts 0..4; the four masks of the bit-parallel bounds and histograms)."""
+    b1, b2 = bits >> 1, bits >> 2
+    return ((bits | b1 | b2) & _LOW, (b1 | b2) & _LOW, (bits & b1 | b2) & _LOW, b2 & _LOW)
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,10 @@ class Tables:
         # masks: the non-chain ranks (2s, jokers...) are always "frozen"
         self.nonchain_mask = sum(NIB << (4 * r) for r in range(N_RANKS)
                                  if not self.is_chain_rank[r])
+        self.chain_mask = sum(NIB << (4 * r) for r in self.chain_ranks)
+        self.chain_low = self.chain_mask & _LOW
+        self.plain_low = sum(1 << (4 * r) for r in self.plain_ranks)
+        self.options_cache: dict[tuple[int, int, int], list[tuple[object, int]]] = {}
         self.four_two = any(a.base == Kind.BOMB for a in self.flat_attach)
         # largest flat play: unit widths, flat attachments, rocket
         self.flat_shapes = [(KIND_SHAPE[a.base][0], a.per_unit * a.kicker_width)
@@ -96,15 +111,10 @@ class Tables:
     @staticmethod
     def hist_key(bits: int) -> int:
         """(#ranks with 1, 2, 3, 4 plain cards, #jokers) packed into one int."""
-        key = 0
         jokers = ((bits >> (4 * RB)) & 1) + ((bits >> (4 * RR)) & 1)
-        b = bits & ((1 << (4 * RB)) - 1)
-        while b:
-            c = b & NIB
-            if c:
-                key += 1 << (5 * (c - 1))
-            b >>= 4
-        return key + (jokers << 20)
+        g1, g2, g3, g4 = _at_least(bits & _PLAIN)
+        n2, n3, n4 = g2.bit_count(), g3.bit_count(), g4.bit_count()
+        return (g1.bit_count() - n2) + ((n2 - n3) << 5) + ((n3 - n4) << 10) + (n4 << 15) + (jokers << 20)
 
     def representative(self, key: int) -> int:
         """Packed cards of one hand with histogram ``key``: singles on the lowest ranks."""
@@ -235,7 +245,21 @@ class Tables:
     # -- sweep helpers -------------------------------------------------------------------
     def chain_options(self, bits: int, r: int) -> list[tuple[object, int]]:
         """Chain mains starting exactly at rank ``r``: ``(Move, cards)`` for plain chains
-        and ``((pending index, r, length), main cards)`` for plane mains."""
+        and ``((pending index, r, length), main cards)`` for plane mains.
+
+        They depend only on the chain-rank cards from ``r`` up and on the hand's size (a
+        plane needs room for its kickers), so they are cached under that key (shared by
+        the states and hands that agree there; the list is not to be modified)."""
+        total = bits_size(bits)
+        key = ((bits & self.chain_mask) >> (4 * r), r, total)
+        got = self.options_cache.get(key)
+        if got is None:
+            if len(self.options_cache) >= 1 << 18:
+                self.options_cache.clear()
+            got = self.options_cache[key] = self._chain_options(bits, r, total)
+        return got
+
+    def _chain_options(self, bits: int, r: int, total: int) -> list[tuple[object, int]]:
         c = unpack(bits)
         out: list[tuple[object, int]] = []
         bases: dict[Kind, list[Move]] = {}
@@ -243,7 +267,6 @@ class Tables:
             ms = self.gen.collect(c, kind=spec.kind, rank=r)
             bases[spec.kind] = ms
             out.extend((m, m.cards) for m in ms)
-        total = bits_size(bits)
         for p in self.pending_specs:
             a = p.spec
             for m in bases.get(a.base, ()):
@@ -291,34 +314,36 @@ class Tables:
     # -- bounds --------------------------------------------------------------------------
     def longest_bound(self, bits: int, r: int) -> int:
         """An upper bound on the size of any play the sweep may still make from ``bits``:
-        chains starting at ``r`` or above, planes on them, or flat plays."""
-        c = unpack(bits)
-        total = sum(c)
+        chains starting at ``r`` or above, planes on them, or flat plays. (Bit-parallel:
+        the longest run of chain ranks from ``r`` up holding ``width`` cards is the number
+        of times the mask of those ranks can be and-ed with itself shifted by one step
+        before it empties.)"""
+        total = bits_size(bits)
         if total == 0:
             return 1
+        ge = _at_least(bits)
+        plain = self.plain_low
+        mx = 4 if ge[3] & plain else 3 if ge[2] & plain else 2 if ge[1] & plain else \
+            1 if ge[0] & plain else 0
         best = 1
-        mx = max(c[x] for x in self.plain_ranks) if self.plain_ranks else 0
         for w in self.units:
             if mx >= w and w > best:
                 best = w
-        if c[RB] and c[RR] and best < 2:
+        if best < 2 and bits >> (4 * RB) & NIB and bits >> (4 * RR) & NIB:
             best = 2
         for w, extra in self.flat_shapes:
             if mx >= w:
                 best = max(best, w + min(extra, total - w))
-        ok = self.is_chain_rank
+        above = self.chain_low & ~((1 << (4 * r)) - 1)
         runs: dict[tuple[int, int], int] = {}
         for spec in self.chain_specs:
-            longest = 0
-            for s in self.chain_ranks:
-                if s < r or c[s] < spec.width:
-                    continue
-                n, x = 0, s
-                while x < N_RANKS and ok[x] and c[x] >= spec.width and n < spec.max_len:
-                    n += 1
-                    x += spec.step
-                if n > longest:
-                    longest = n
+            m = ge[spec.width - 1] & above if spec.width <= 4 else 0
+            shift = 4 * spec.step
+            n = 0
+            while m:
+                n += 1
+                m &= m >> shift
+            longest = min(n, spec.max_len)
             runs[(spec.width, spec.step)] = longest
             if longest >= spec.min_len:
                 best = max(best, spec.width * longest)
@@ -346,20 +371,9 @@ class Tables:
         f = bits & lowmask
         if not f:
             return 0
-        u = bits - f
-        slots = self.pending_slots(pending)[0]
-        while u:
-            x = u & NIB
-            if x >= 3:
-                slots += x - 2
-            u >>= 4
-        quads = 0
-        if self.four_two:
-            b = f & ((1 << (4 * RB)) - 1)
-            while b:
-                if b & NIB == 4:
-                    quads += 1
-                b >>= 4
+        _, _, u3, u4 = _at_least(bits - f)
+        slots = self.pending_slots(pending)[0] + u3.bit_count() + u4.bit_count()
+        quads = _at_least(f & _PLAIN)[3].bit_count() if self.four_two else 0
         return self.flat_plays(self.hist_key(f)) - slots - quads
 
 

@@ -33,7 +33,7 @@ import heapq
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Optional, Union
 
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
@@ -73,7 +73,14 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     """Fewest plays of a hand that may hold the flower card: the best over the ranks F may
     stand for of the natural search on the cards so read (every split of the hand reads F
     as one rank; every split of the read cards puts that rank's extra copy in one play, which
-    pays F for it)."""
+    pays F for it).
+
+    The readings are searched at once, by one A* from one root per reading (`_astar`):
+    it expands no state whose f reaches the best reading's count, where a search per
+    reading would go on up to that reading's own, and readings share the states where
+    they meet (once the sweep has passed the extra card, two readings of ranks the hand
+    holds equally often reach the same states). The plays of F read as a rank the hand
+    holds four of are searched after, bounded by the best count found."""
     t0 = time.perf_counter()
     read = read_rules(rules)
     f_bit = 1 << (4 * rules.wildcard)
@@ -81,35 +88,34 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
         res = min_plays(Hand.from_bits(bits), read, heuristic)
         res.seconds = time.perf_counter() - t0
         return res
+    tab = tables(read)
     nat = bits - f_bit
-    best, best_x = None, None
-    expanded = generated = 0
     full = []                       # ranks of which the hand holds all four: no fifth copy
+    xs = []
     for x in rules.wild_ranks:
-        if nat >> (4 * x) & 15 >= 4:
-            full.append(x)
-            continue
-        res = min_plays(Hand.from_bits(nat + (1 << (4 * x))), read, heuristic)
-        expanded, generated = expanded + res.expanded, generated + res.generated
-        if best is None or res.plays < best.plays:
-            best, best_x = res, x
+        (full if nat >> (4 * x) & 15 >= 4 else xs).append(x)
+    best = _astar(tab, [(0, nat + (1 << (4 * x))) for x in xs], heuristic) if xs else None
+    expanded, generated = (best.expanded, best.generated) if best else (0, 0)
+    best_x = xs[best.extra["root"]] if best else None
     gen = generator(rules)
-    if full:
-        # F read as a rank the hand holds four of: try each such play of F, then the rest
-        # (natural cards) by the natural search
-        for m in gen.leading(bits):
-            if m.reading in full and (best is None or best.plays > 1):
-                res = min_plays(Hand.from_bits(bits - m.cards), read, heuristic)
-                expanded, generated = expanded + res.expanded, generated + res.generated
-                if best is None or res.plays + 1 < best.plays:
-                    best = PlaysResult(res.plays + 1, [m] + res.moves, root_h=res.root_h)
-                    best_x = None
+    if full and (best is None or best.plays > 1):
+        # F read as a rank the hand holds four of: each such play of F (cost 1), then the
+        # rest (natural cards) by the natural search; wins only with fewer plays
+        firsts = [m for m in gen.leading(bits) if m.reading in full]
+        res = _astar(tab, [(1, bits - m.cards) for m in firsts], heuristic,
+                     best and best.plays)
+        expanded, generated = expanded + res.expanded, generated + res.generated
+        if res.plays is not None:
+            best, best_x = res, None
+            res.extra["first"] = firsts[res.extra["root"]]
+    moves = _rebuild(tab, best)
     if best_x is None:
-        return PlaysResult(best.plays, best.moves, expanded, generated, time.perf_counter() - t0,
-                           heuristic, best.root_h, {"flower_reads": best.moves[0].reading})
-    moves = gen.pay_with_flower(best.moves, best_x)
+        moves = [best.extra["first"]] + moves
+        reads = moves[0].reading
+    else:
+        moves, reads = gen.pay_with_flower(moves, best_x), best_x
     return PlaysResult(best.plays, moves, expanded, generated, time.perf_counter() - t0, heuristic,
-                       best.root_h, {"flower_reads": best_x})
+                       best.root_h, {"flower_reads": reads})
 
 
 def heuristic_value(tab, bits: int, r: int, pending: tuple, heuristic: str) -> int:
@@ -171,19 +177,47 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     if rules.wildcard is not None:
         return _wild_min_plays(bits, rules, heuristic)
     t0 = time.perf_counter()
-    tab = tables(rules)
     if not bits:
         return PlaysResult(0, [], heuristic=heuristic)
+    res = _astar(tables(rules), [(0, bits)], heuristic)
+    res.moves = _rebuild(tables(rules), res)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
+           bound: Optional[int] = None) -> PlaysResult:
+    """The A* of `min_plays`, from one or more roots ``(plays already made, packed cards)``
+    at once: the fewest plays over the roots, with ``extra["root"]`` the index of the root
+    the split found starts from. States are shared by the roots (a state's cost to go
+    depends on its key only); each keeps the root and path of its cheapest way in.
+
+    With ``bound``, only splits of fewer than ``bound`` plays are sought: entries whose f
+    (a lower bound) reaches it are not queued, and if none is left ``plays`` is None.
+    The moves are not rebuilt (`_rebuild` does that): ``extra`` holds the goal and the
+    finishing memo."""
+    if bound is None:
+        bound = 10 ** 9
     finish_memo: dict = {}
-    # node key -> (g, r, bits, pending, link); link = (chain move, parent link) or None,
-    # kept per entry so that the path always matches the entry's own cards
+    # state key -> (g, r, bits, pending, link, root); link = (chain move, parent link) or
+    # None, kept per entry so that the path always matches the entry's own cards
     nodes: dict = {}
     start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
-    root = tab.state_key(start_r, bits, ())
-    h0 = heuristic_value(tab, bits, start_r, (), heuristic)
-    nodes[root] = (0, start_r, bits, (), None)
+    heap = []
+    root_h = []
     counter = 0
-    heap = [(h0, 0, counter, root, False)]
+    for i, (g0, bits) in enumerate(roots):
+        h0 = heuristic_value(tab, bits, start_r, (), heuristic)
+        root_h.append(h0)
+        if g0 + h0 < bound:
+            root = tab.state_key(start_r, bits, ())
+            old = nodes.get(root)
+            if old is not None and old[0] <= g0:
+                continue
+            nodes[root] = (g0, start_r, bits, (), None, i)
+            counter += 1
+            heap.append((g0 + h0, -g0, counter, root, False))
+    heapq.heapify(heap)
     expanded = generated = 0
     goal_parent = None
     while heap:
@@ -191,7 +225,7 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         if is_goal:
             goal_parent = key
             break
-        g, r, b, pending, link = nodes[key]
+        g, r, b, pending, link, i = nodes[key]
         if -neg_g != g:
             continue  # a cheaper path reached this state later
         if is_goal is not None:
@@ -201,7 +235,8 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         if is_goal is None or not pending:
             cost, _ = finish_cost(tab, b, pending, finish_memo)
             counter += 1
-            heapq.heappush(heap, (g + cost, -(g + cost), counter, (g, b, pending, link), True))
+            if g + cost < bound:
+                heapq.heappush(heap, (g + cost, -(g + cost), counter, (i, g, b, pending, link), True))
             if is_goal is None:
                 continue
         else:
@@ -218,25 +253,39 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         if s is None:
             continue
         succ = [(s + 1, b, pending, g, None)]
-        for item, cards in opts:
-            if isinstance(item, Move):
-                succ.append((s, b - cards, pending, g + 1, item))
-            else:
-                succ.append((s, b - cards, tuple(sorted(pending + (item,))), g + 1, item))
+        if g + 1 < bound:
+            for item, cards in opts:
+                if isinstance(item, Move):
+                    succ.append((s, b - cards, pending, g + 1, item))
+                else:
+                    succ.append((s, b - cards, tuple(sorted(pending + (item,))), g + 1, item))
         for nr, nb, npend, ng, move in succ:
             nkey = tab.state_key(nr, nb, npend)
             old = nodes.get(nkey)
             if old is not None and old[0] <= ng:
                 continue
-            nodes[nkey] = (ng, nr, nb, npend, (move, link) if isinstance(move, Move) else link)
+            nodes[nkey] = (ng, nr, nb, npend, (move, link) if isinstance(move, Move) else link, i)
             h = heuristic_value(tab, nb, nr, npend, heuristic)
             generated += 1
             counter += 1
-            heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
-    assert goal_parent is not None
-    # rebuild: chain moves along the path, then pending planes and the flat split
-    g, b, pending, link = goal_parent
-    total, planes = finish_cost(tab, b, pending, finish_memo)
+            if ng + h < bound:
+                heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
+    if goal_parent is None:
+        return PlaysResult(plays=None, moves=[], expanded=expanded, generated=generated,
+                           heuristic=heuristic)
+    i, g, b, pending, _ = goal_parent
+    plays = g + finish_cost(tab, b, pending, finish_memo)[0]
+    return PlaysResult(plays=plays, moves=[], expanded=expanded, generated=generated,
+                       heuristic=heuristic, root_h=root_h[i],
+                       extra={"goal": goal_parent[1:], "memo": finish_memo, "root": i})
+
+
+def _rebuild(tab, res: PlaysResult) -> list[Move]:
+    """One optimal sequence of an `_astar` result: chain moves along the goal's path, then
+    the pending planes and the flat split."""
+    g, b, pending, link = res.extra.pop("goal")
+    total, planes = finish_cost(tab, b, pending, res.extra.pop("memo"))
+    res.extra.pop("root")
     left = b
     for m in planes:
         left -= m.kickers
@@ -247,8 +296,7 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     chain_moves.reverse()
     seq = chain_moves + planes + tab.flat_split(left)
     seq.sort(key=lambda m: (m.rank, -m.size))
-    return PlaysResult(plays=g + total, moves=seq, expanded=expanded, generated=generated,
-                       seconds=time.perf_counter() - t0, heuristic=heuristic, root_h=h0)
+    return seq
 
 
 __all__ = ["min_plays", "PlaysResult", "HEURISTICS", "heuristic_value"]
