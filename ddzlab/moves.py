@@ -420,18 +420,9 @@ class MoveGenerator:
     def _more_kickers(self, c: list[int], a: AttachSpec, base, n: int, s: int, leading: bool,
                       out: list[Move]) -> None:
         """Append the moves of ``a`` on the main part of ``n`` units from ``s`` with one or
-        three or more kickers (kicker sets from `_kicks`, moves cached by kicker set)."""
-        width, step, longest_trio_chain = base
-        k = a.per_unit * n
-        top = s + (n - 1) * step
-        main_ranks = range(s, top + 1, step)
-        kicks = self._kicks(c if not a.distinct else [min(x, 1) for x in c], main_ranks, k, a.kicker_width)
-        if k == 3 and a.kicker_width == 1:
-            # a kicker trio next to the chain reads as a longer chain: list those cards once
-            if self.is_chain_rank[top + 1]:
-                kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
-            if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
-                kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
+        three or more kickers (kicker sets from `_plane_kicks`, moves cached by kicker set)."""
+        width, step, _ = base
+        kicks = self._plane_kicks(c, a, base, n, s, leading)
         key = (a.kind, s, n)
         cache = self.attach_cache.get(key)
         if cache is None:
@@ -439,11 +430,27 @@ class MoveGenerator:
         try:
             out += [cache[kick] for kick in kicks]
         except KeyError:
-            main = sum(width << (4 * r) for r in main_ranks)
+            main = sum(width << (4 * r) for r in range(s, s + n * step, step))
             for kick in kicks:
                 if kick not in cache:
                     cache[kick] = Move(a.kind, s, n, main + kick)
             out += [cache[kick] for kick in kicks]
+
+    def _plane_kicks(self, c: list[int], a: AttachSpec, base, n: int, s: int, leading: bool) -> list[int]:
+        """Packed kicker sets (`_kicks`) of ``a`` on the main part of ``n`` units from ``s``,
+        less those whose cards read as a longer chain when ``leading``."""
+        width, step, longest_trio_chain = base
+        k = a.per_unit * n
+        top = s + (n - 1) * step
+        kicks = self._kicks(c if not a.distinct else [min(x, 1) for x in c], range(s, top + 1, step), k,
+                            a.kicker_width)
+        if k == 3 and a.kicker_width == 1:
+            # a kicker trio next to the chain reads as a longer chain: list those cards once
+            if self.is_chain_rank[top + 1]:
+                kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
+            if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
+                kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
+        return kicks
 
     def _kicks(self, c: list[int], main_ranks: range, k: int, kicker_width: int) -> list[int]:
         """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc;
@@ -633,13 +640,16 @@ class WildcardGenerator:
         self.plain1: dict[int, list[Move]] = {}
         #: attachment kind -> (`_main_row` per rank, `_kick_row` per rank), built on first use
         self.unit_rows = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
-        #: the natural generator's `unit_attach` entries, each with three tables (F in the main
-        #: part; the same with a pair as two solos; F among the kickers): rank pattern ->
-        #: [`_unit_list` per rank]
-        self.unit_plan = [(bw, kw, k, table, a, ({}, {}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
+        #: the natural generator's `unit_attach` entries, each with two tables (F in the main
+        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Only lists
+        #: drawn from the ranks held once or more (few patterns, long lists) are cached; pair
+        #: kickers are listed directly from the rows.
+        self.unit_plan = [(bw, kw, k, table, a, ({}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
+        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows; -> {kicker set: move}
+        self.main_kicks: dict[tuple[Kind, int, int, int], dict[int, Move]] = {}
         #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows
         self.main_pair_rows: dict[tuple[Kind, int, int, int], list] = {}
-        #: per rank x: id(natural plane) -> the plane with F paying one x of its chain
+        #: per rank x: id(natural unit or chain) -> its move with F paying one x (`_plain_row`)
         self.in_main: list[dict[int, Move]] = [{} for _ in range(N_RANKS)]
         #: per chain shape (width, step) of planes: its attachments, each with two tables of
         #: planes with F (among the kickers: rank pattern -> {start << 4 | length: moves}; in
@@ -778,30 +788,42 @@ class WildcardGenerator:
             row = self.plain[w].get(fw) or self._plain_row(w, fw)
             for x in xs:
                 out += row[x]
-        # trios and quads with kickers: per attachment and part, rank pattern -> lists per rank
+        # trios and quads with kickers, from the rows of `unit_rows`
         for bw, kw, k, table, a, parts in self.unit_plan:
-            if wild[bw - 1]:                      # F in the trio or quad of t, natural kickers
-                fk = flags_of[kw]
-                row = parts[0].get(fk) or self._new_row(parts[0], fk)
+            if wild[bw - 1] and kw == 2:          # F in the trio or quad of t, natural pairs
+                rows = self.unit_rows[a.kind][0]
+                for t in wild[bw - 1]:
+                    row = rows[t] or self._main_row_of(a, bw, t, table)
+                    if k == 1:
+                        out += [row[r] for r in ranks[2] if r != t]
+                    else:
+                        p = [r for r in ranks[2] if r != t]
+                        out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+            elif wild[bw - 1]:                    # ... natural solos: cached by rank pattern
+                row = parts[0].get(f1) or self._new_row(parts[0], f1)
                 for t in wild[bw - 1]:
                     e = row[t]
                     out += e if e is not None else self._unit_list(a, 0, t, row, ranks, wild, table)
                 if k == 2 and kw == 1:            # ... and a natural pair as two solos
-                    row = parts[1].get(f2) or self._new_row(parts[1], f2)
-                    for t in wild[bw - 1]:
-                        e = row[t]
-                        out += e if e is not None else self._unit_list(a, 1, t, row, ranks, wild, table)
+                    rows = self.unit_rows[a.kind][0]
+                    out += [rows[t][r][r] for t in wild[bw - 1] for r in ranks[2] if r != t]
             if not ranks[bw]:
                 continue
             if k == 1 and kw == 1:                # F as the solo of a natural trio or quad
                 row = self.unit_rows[a.kind][1]
                 out += [row[t] or self._kick_row_of(a, bw, t) for t in ranks[bw]]
                 continue
-            pattern = g1 if k == 1 else f1 if kw == 1 else f2 << 64 | g1
-            row = parts[2].get(pattern) or self._new_row(parts[2], pattern)
-            for t in ranks[bw]:                   # F among the kickers of a natural trio or quad
+            if k == 2 and kw == 2:                # F pairs with y, beside a natural pair q
+                kick_rows = self.unit_rows[a.kind][1]
+                for t in ranks[bw]:
+                    row = kick_rows[t] or self._kick_row_of(a, bw, t)
+                    out += [row[q][y] for q in ranks[2] if q != t for y in wild[1] if y != t and y != q]
+                continue
+            pattern = g1 if k == 1 else f1       # F among the kickers: cached by rank pattern
+            row = parts[1].get(pattern) or self._new_row(parts[1], pattern)
+            for t in ranks[bw]:
                 e = row[t]
-                out += e if e is not None else self._unit_list(a, 2, t, row, ranks, wild, table)
+                out += e if e is not None else self._unit_list(a, 1, t, row, ranks, wild, table)
         if gen.chain_attach:
             self._planes(nat, flags_of, ranks, wild, out)
         return out
@@ -814,33 +836,30 @@ class WildcardGenerator:
 
     def _unit_list(self, a: AttachSpec, part: int, t: int, row_of_lists: list, ranks: tuple, wild: tuple,
                    table: list) -> list[Move]:
-        """The moves of ``a`` on the trio or quad of ``t`` with F: in the main part with natural
-        kickers of distinct ranks (``part`` 0) or a natural pair as two solos (1), or F among
-        the kickers (2), for the ranks held; kept in ``row_of_lists[t]`` (the row of the rank
-        pattern the list depends on)."""
+        """The moves of ``a`` on the trio or quad of ``t`` with F, when the kickers are solos
+        or F is the one pair: F in the main part with natural kickers of distinct ranks
+        (``part`` 0), or F among the kickers (1); kept in ``row_of_lists[t]`` (the row of
+        the rank pattern the list depends on)."""
         width, kw, k = KIND_SHAPE[a.base][0], a.kicker_width, a.per_unit
-        if part < 2:
-            rows = self.unit_rows[a.kind][0]
-            row = rows[t]
-            if row is None:
-                row = rows[t] = self._main_row(a, width, t, table)
-            if part == 1:
-                out = [row[r][r] for r in ranks[2] if r != t]
-            elif k == 1:
+        if part == 0:
+            row = self.unit_rows[a.kind][0][t] or self._main_row_of(a, width, t, table)
+            if k == 1:
                 out = [row[r] for r in ranks[kw] if r != t]
             else:
                 p = [r for r in ranks[kw] if r != t]
                 out = [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
         else:
             row = self._kick_row_of(a, width, t)
-            if k == 1:
-                out = [row[y] for y in wild[1] if y != t]
-            elif kw == 1:
-                out = [row[r] for r in ranks[1] if r != t]
-            else:
-                out = [row[q][y] for q in ranks[2] if q != t for y in wild[1] if y != t and y != q]
+            out = [row[y] for y in wild[1] if y != t] if k == 1 else [row[r] for r in ranks[1] if r != t]
         row_of_lists[t] = out
         return out
+
+    def _main_row_of(self, a: AttachSpec, width: int, t: int, table: list) -> list:
+        """`_main_row` of ``t``, built on first use and kept in `unit_rows`."""
+        rows = self.unit_rows[a.kind][0]
+        if rows[t] is None:
+            rows[t] = self._main_row(a, width, t, table)
+        return rows[t]
 
     def _kick_row_of(self, a: AttachSpec, width: int, t: int):
         """`_kick_row` of ``t``, built on first use and kept in `unit_rows`."""
@@ -886,11 +905,15 @@ class WildcardGenerator:
     def _in_main(self, m: Move, x: int) -> Move:
         """Natural move ``m`` with F paying one ``x`` of its main part (a bomb turns soft)."""
         kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
-        paid = m.cards - (1 << (4 * x)) + F_BIT
-        key = (paid, kind, m.rank, m.length)
+        return self._fmove(m.cards - (1 << (4 * x)) + F_BIT, kind, m.rank, m.length, x)
+
+    def _fmove(self, paid: int, kind: Kind, rank: int, length: int, x: int) -> Move:
+        """The move paying ``paid`` read as (kind, rank, length) with F as ``x``, for callers
+        that know ``x`` is its only reading (F in the main part, or F pairing with ``x``)."""
+        key = (paid, kind, rank, length)
         f = self.fmoves.get(key)
         if f is None:
-            f = self.fmoves[key] = Move(kind, m.rank, m.length, paid, x)
+            f = self.fmoves[key] = Move(kind, rank, length, paid, x)
         return f
 
     def _main_row(self, a: AttachSpec, width: int, t: int, table: list) -> list:
@@ -1008,17 +1031,21 @@ class WildcardGenerator:
             if a.kicker_width == 1 and not a.distinct:
                 out += [rows[r][r] for r in ranks[2] if r not in main]
             return out
-        natural: list[Move] = []
-        gen._more_kickers(c, a, gen._base_spec(a), n, s, True, natural)
-        table = self.in_main[x]
+        base = gen._base_spec(a)
+        kicks = gen._plane_kicks(c, a, base, n, s, True)
+        key = (a.kind, s, n, x)
+        cache = self.main_kicks.get(key)
+        if cache is None:
+            cache = self.main_kicks[key] = {}
         try:
-            return [table[id(m)] for m in natural]
+            return [cache[kick] for kick in kicks]
         except KeyError:
-            for m in natural:
-                if id(m) not in table:
-                    table[id(m)] = self._in_main(m, x)
-                    self.alive.append(m)          # keeps the id unique while it is a key
-            return [table[id(m)] for m in natural]
+            width, step, _ = base
+            main = sum(width << (4 * r) for r in range(s, s + n * step, step)) - (1 << (4 * x)) + F_BIT
+            for kick in kicks:
+                if kick not in cache:
+                    cache[kick] = self._fmove(main + kick, a.kind, s, n, x)
+            return [cache[kick] for kick in kicks]
 
     def _kick_plane(self, c: list[int], a: AttachSpec, width: int, n: int, s: int) -> list[Move]:
         """The moves of ``a`` on the natural chain of ``n`` units from ``s`` with F among the
@@ -1046,10 +1073,15 @@ class WildcardGenerator:
         try:
             moves = [cache[kick] for kick in kicks]
         except KeyError:
-            main = sum(width << (4 * r) for r in main_ranks)
+            main = sum(width << (4 * r) for r in main_ranks) + F_BIT
             for kick in kicks:
-                if kick not in cache:
-                    cache[kick] = self._lowest(main + kick + F_BIT, a.kind, s, n)
+                if kick in cache:
+                    continue
+                if a.kicker_width == 2:           # F pairs with the one single: its only reading
+                    y = next(r for r in self.wild_list if kick >> (4 * r) & 15 == 1)
+                    cache[kick] = self._fmove(main + kick, a.kind, s, n, y)
+                else:
+                    cache[kick] = self._lowest(main + kick, a.kind, s, n)
             moves = [cache[kick] for kick in kicks]
         return [m for m in moves if m is not None]
 
