@@ -11,8 +11,16 @@ Engines, timed under `_common`'s rules (interleaved rounds, same GC state, CPU t
   (about 38% hold the flower card F);
 * ``wildcard 21 with F`` — the same on hands that all hold F (the expansion's full cost).
 
-Both generators are warm (their caches filled by a first round). Run:
-``python benchmarks/bench_wildcard.py [--hands 3000] [--rounds 5]``.
+Both generators keep tables keyed by rank patterns (which ranks hold 1, 2, 3, 4 cards), so
+they are timed twice, warm both times:
+
+* **unseen hands** (the headline): the tables are first filled by ``--warm`` other hands,
+  and every round draws hands neither engine has seen, so a table only helps as far as
+  its patterns recur across hands;
+* **replayed hands**: every round replays the same hands (the tables then hold every
+  pattern the round needs).
+
+Run: ``python benchmarks/bench_wildcard.py [--hands 3000] [--rounds 5] [--warm 5000]``.
 """
 import argparse
 import time
@@ -26,29 +34,75 @@ from ddzlab.moves import legal_moves
 from ddzlab.rules import STANDARD, WILDCARD
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=3000)
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
-    std = distinct_hands(args.hands, 20, seed=20)
-    wild = distinct_hands(args.hands, 21, seed=21, rules=WILDCARD)
-    with_f = [h if h.bits >> 60 else Hand.from_bits(h.bits - (1 << (4 * h.ranks()[0])) + (1 << 60))
-              for h in wild]
-    engines = [Engine("standard 20", each(lambda h: legal_moves(h, STANDARD), std, False), len(std)),
-               Engine("wildcard 21", each(lambda h: legal_moves(h, WILDCARD), wild, False), len(wild)),
-               Engine("wildcard 21 with F", each(lambda h: legal_moves(h, WILDCARD), with_f, False), len(with_f))]
-    time_rounds(engines, 1)                      # warm the caches
-    for e in engines:
-        e.seconds.clear()
-    time_rounds(engines, args.rounds)
-    print(f"leading moves, {args.hands:,} distinct random hands each, {args.rounds} rounds, CPU time, warm")
+def with_flower(hands: list[Hand]) -> list[Hand]:
+    """The hands, each holding F: a hand without F trades its lowest card for it."""
+    return [h if h.bits >> 60 else Hand.from_bits(h.bits - (1 << (4 * h.ranks()[0])) + (1 << 60))
+            for h in hands]
+
+
+def hand_sets(n: int, seed: int) -> tuple[list[Hand], list[Hand], list[Hand]]:
+    """Standard 20-card, wildcard 21-card and wildcard-with-F hands, ``n`` of each (seeded)."""
+    wild = distinct_hands(n, 21, seed=seed + 1, rules=WILDCARD)
+    return distinct_hands(n, 20, seed=seed), wild, with_flower(wild)
+
+
+class Unseen:
+    """A round over the next set of hands (`setup` moves on, untimed)."""
+
+    def __init__(self, sets: list[list[Hand]], rules) -> None:
+        self.sets, self.rules, self.hands = iter(sets), rules, []
+
+    def setup(self) -> None:
+        self.hands = next(self.sets)
+
+    def run(self) -> None:
+        rules = self.rules
+        for h in self.hands:
+            legal_moves(h, rules)
+
+
+NAMES = ("standard 20", "wildcard 21", "wildcard 21 with F")
+RULES = (STANDARD, WILDCARD, WILDCARD)
+
+
+def report(engines: list[Engine], what: str) -> None:
+    print(what)
     print(table(engines, "hands/s", "standard 20"))
     ref = engines[0]
     for e in engines[1:]:
         print(f"{e.name}: {ref.median / e.median:.1f}x the time per hand of standard 20 (target <= 3x)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--warm", type=int, default=5000, help="hands that fill the tables before the unseen rounds")
+    args = parser.parse_args()
+    for hands in hand_sets(args.warm, seed=1):        # fill both generators' tables
+        for h in hands:
+            legal_moves(h, RULES[0] if h.bits >> 60 == 0 and len(h) == 20 else WILDCARD)
+    rounds = [hand_sets(args.hands, seed=100 + 10 * r) for r in range(args.rounds)]
+    unseen = [Unseen([r[i] for r in rounds], RULES[i]) for i in range(3)]
+    engines = [Engine(name, u.run, args.hands, setup=u.setup) for name, u in zip(NAMES, unseen)]
+    time_rounds(engines, args.rounds)
+    report(engines, f"leading moves, unseen hands: {args.rounds} rounds of {args.hands:,} new random hands "
+                    f"each, tables warmed by {args.warm:,} other hands, CPU time")
+
+    same = hand_sets(args.hands, seed=20)
+    engines = [Engine(name, each(lambda h, r=rules: legal_moves(h, r), hands, False), len(hands))
+               for name, rules, hands in zip(NAMES, RULES, same)]
+    time_rounds(engines, 1)                      # every pattern of these hands into the tables
+    for e in engines:
+        e.seconds.clear()
+    time_rounds(engines, args.rounds)
+    print()
+    report(engines, f"leading moves, replayed hands: the same {args.hands:,} hands each round, "
+                    f"{args.rounds} rounds, CPU time")
+
     from ddzlab.analysis import min_plays
-    for name, hands in (("random", wild), ("holding F", with_f)):
+    print()
+    for name, hands in (("random", same[1]), ("holding F", same[2])):
         times = []
         for h in hands[:200]:
             t = time.process_time()
@@ -60,6 +114,7 @@ def main() -> None:
             times.append(time.process_time() - t)
         print(f"min_plays on {len(times)} 21-card wildcard hands ({name}): median {1e3 * np.median(times):.1f} ms, "
               f"90th percentile {1e3 * np.percentile(times, 90):.1f} ms (target: median <= 10 ms)")
+
 
 if __name__ == "__main__":
     main()

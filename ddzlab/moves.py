@@ -278,14 +278,9 @@ class MoveGenerator:
                                if spec.width == w] for w in (1, 2, 3, 4)}
         #: per width 1..4: chain-rank flags -> chains (`_chain_part`)
         self.chain_cache: list[dict[int, list[Move]]] = [{} for _ in range(5)]
-        #: (width, chain-rank flags, rank) -> the chains of `_chain_part` through that rank
-        self.through_cache: dict[tuple[int, int, int], list[Move]] = {}
         #: per width 1..4: rank flags -> (moves without kickers, ranks), see `_lead_entry`
         self.lead_cache: list[dict[int, tuple[list[Move], tuple[int, ...]]]] = [{} for _ in range(5)]
         self.lead_dicts = tuple(self.lead_cache[1:])
-        #: (width, 4 * step) of the chains planes are built on: `leading_using` looks for
-        #: two such units in a row before it looks for planes
-        self.plane_shapes: list[tuple[int, int]] = []
         self.unit_attach = []
         self.chain_attach = []
         for a, base in self.attachments:
@@ -295,7 +290,6 @@ class MoveGenerator:
                 self.unit_attach.append((base[0], a.kicker_width, k, [None] * N_RANKS, a))
             else:
                 self.chain_attach.append((a, base))
-                self.plane_shapes.append((base[0], 4 * base[1]))
 
     def _run_table(self, spec, table: dict[tuple[int, int], Move]) -> dict[tuple[int, int], list[Move]]:
         """For a run of ``n`` chain ranks starting at ``s``: every chain of ``spec`` inside it."""
@@ -426,18 +420,9 @@ class MoveGenerator:
     def _more_kickers(self, c: list[int], a: AttachSpec, base, n: int, s: int, leading: bool,
                       out: list[Move]) -> None:
         """Append the moves of ``a`` on the main part of ``n`` units from ``s`` with one or
-        three or more kickers (kicker sets from `_kicks`, moves cached by kicker set)."""
-        width, step, longest_trio_chain = base
-        k = a.per_unit * n
-        top = s + (n - 1) * step
-        main_ranks = range(s, top + 1, step)
-        kicks = self._kicks(c if not a.distinct else [min(x, 1) for x in c], main_ranks, k, a.kicker_width)
-        if k == 3 and a.kicker_width == 1:
-            # a kicker trio next to the chain reads as a longer chain: list those cards once
-            if self.is_chain_rank[top + 1]:
-                kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
-            if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
-                kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
+        three or more kickers (kicker sets from `_plane_kicks`, moves cached by kicker set)."""
+        width, step, _ = base
+        kicks = self._plane_kicks(c, a, base, n, s, leading)
         key = (a.kind, s, n)
         cache = self.attach_cache.get(key)
         if cache is None:
@@ -445,11 +430,27 @@ class MoveGenerator:
         try:
             out += [cache[kick] for kick in kicks]
         except KeyError:
-            main = sum(width << (4 * r) for r in main_ranks)
+            main = sum(width << (4 * r) for r in range(s, s + n * step, step))
             for kick in kicks:
                 if kick not in cache:
                     cache[kick] = Move(a.kind, s, n, main + kick)
             out += [cache[kick] for kick in kicks]
+
+    def _plane_kicks(self, c: list[int], a: AttachSpec, base, n: int, s: int, leading: bool) -> list[int]:
+        """Packed kicker sets (`_kicks`) of ``a`` on the main part of ``n`` units from ``s``,
+        less those whose cards read as a longer chain when ``leading``."""
+        width, step, longest_trio_chain = base
+        k = a.per_unit * n
+        top = s + (n - 1) * step
+        kicks = self._kicks(c if not a.distinct else [min(x, 1) for x in c], range(s, top + 1, step), k,
+                            a.kicker_width)
+        if k == 3 and a.kicker_width == 1:
+            # a kicker trio next to the chain reads as a longer chain: list those cards once
+            if self.is_chain_rank[top + 1]:
+                kicks = [x for x in kicks if x != 3 << (4 * (top + 1))]  # = chain one higher
+            if leading and s >= 1 and self.is_chain_rank[s - 1] and longest_trio_chain > n:
+                kicks = [x for x in kicks if x != 3 << (4 * (s - 1))]  # = trio chain of n+1
+        return kicks
 
     def _kicks(self, c: list[int], main_ranks: range, k: int, kicker_width: int) -> list[int]:
         """Packed kicker sets of ``k`` solos or pairs outside the main part (see module doc;
@@ -580,115 +581,6 @@ class MoveGenerator:
                             self._more_kickers(c, a, base, n, s, True, out)
                     r += step
 
-    def _planes_using(self, bits: int, flags: tuple, ranks: tuple, r: int, cr: int,
-                      out: list[Move]) -> None:
-        """Append `leading_using`'s moves with kickers on a chain: planes through ``r``
-        (all kickers) or with ``r``'s ``cr`` copies among the kickers."""
-        c = None
-        ok = self.is_chain_rank
-        shift = 4 * r
-        for a, base in self.chain_attach:
-            width, step, _ = base
-            f = flags[width]
-            if not f & f >> (4 * step) & self.chain_flags:
-                continue
-            lo, hi, k1, kw = a.min_units, a.max_units, a.per_unit, a.kicker_width
-            for s in ranks[width]:
-                n, t = 0, s
-                while t < N_RANKS and ok[t] and f >> (4 * t) & 1 and n < hi:
-                    n += 1
-                    t += step
-                    if n < lo:
-                        continue
-                    inside = s <= r < t and (r - s) % step == 0
-                    if inside and width != cr:
-                        continue               # the main part holds some of r's copies only
-                    if k1 * n == 2 and not inside:
-                        rows = self.pair_rows.get((a.kind, s, n)) or self._pair_rows(a, s, n)
-                        main = self.main_ranks[a.kind, s, n]
-                        if kw == cr:
-                            out += [rows[q][r] if q < r else rows[r][q] for q in ranks[kw]
-                                    if q != r and q not in main]
-                        elif kw == 1 and cr == 2 and not a.distinct:
-                            out.append(rows[r][r])
-                        continue
-                    if c is None:
-                        c = unpack(bits)
-                    more: list[Move] = []
-                    if k1 * n == 2:
-                        self._two_kickers(a, n, s, ranks[kw], ranks[2], more)
-                    else:
-                        self._more_kickers(c, a, base, n, s, True, more)
-                    out += more if inside else [m for m in more if m.cards >> shift & 15 == cr]
-
-    def leading_using(self, bits: int, r: int) -> list[Move]:
-        """The leading moves of a packed hand that use every copy of rank ``r`` it holds
-        (``r`` below the jokers, held at least once): equal as a set to
-        ``[m for m in self.leading(bits) if m.cards >> 4 * r & 15 == bits >> 4 * r & 15]``.
-
-        What the wildcard expansion needs: the moves the hand has only thanks to one more
-        ``r`` (the flower card read as ``r``). Built from the same tables as `leading`, but
-        only for the parts that can hold ``r``: units and chains of that width through
-        ``r``, trios/quads of ``r`` with any kickers or other trios/quads with ``r`` as
-        kicker, and planes (filtered).
-        """
-        cr = bits >> (4 * r) & 15
-        shift = 4 * r
-        f2 = (bits >> 1 | bits >> 2) & LOW_BITS
-        f1 = bits & LOW_BITS | f2
-        f3 = (bits & bits >> 1 | bits >> 2) & LOW_BITS
-        f4 = bits >> 2 & LOW_BITS
-        flags = (0, f1, f2, f3, f4)
-        c1, c2, c3, c4 = self.lead_dicts
-        ranks = (None, (c1.get(f1) or self._lead_entry(1, f1))[1], (c2.get(f2) or self._lead_entry(2, f2))[1],
-                 (c3.get(f3) or self._lead_entry(3, f3))[1] if f3 else (),
-                 (c4.get(f4) or self._lead_entry(4, f4))[1] if f4 else ())
-        out: list[Move] = []
-        unit = self.unit_tables[cr]
-        if unit is not None and unit[r] is not None:
-            out.append(unit[r])
-        if self.run_chains[cr] and self.is_chain_rank[r]:
-            key = (cr, flags[cr] & self.chain_flags, r)
-            through = self.through_cache.get(key)
-            if through is None:
-                part = self.chain_cache[cr].get(key[1])
-                if part is None:
-                    part = self._chain_part(cr, key[1])
-                through = self.through_cache[key] = [m for m in part if m.cards >> shift & 15]
-            out += through
-        for base_width, kicker_width, k, table, a in self.unit_attach:
-            bases = ranks[base_width]
-            if not bases or (base_width != cr and kicker_width != cr
-                             and not (k == 2 and kicker_width == 1 and cr == 2)):
-                continue                       # r is neither this main part nor a kicker
-            pool = ranks[kicker_width]
-            for t in bases:
-                if t == r and base_width != cr:
-                    continue
-                row = table[t]
-                if row is None:
-                    row = table[t] = self._unit_row(a, base_width, t)
-                if t == r:
-                    if k == 1:                 # the trio or quad of r, any kickers
-                        out += [row[q] for q in pool if q != t]
-                        continue
-                    p = [q for q in pool if q != t]
-                    out += [row[q][u] for i, q in enumerate(p) for u in p[i + 1:]]
-                    if kicker_width == 1:
-                        out += [row[q][q] for q in ranks[2] if q != t]
-                    continue
-                if k == 1:                     # r as the kicker of another trio or quad
-                    if kicker_width == cr:
-                        out.append(row[r])
-                    continue
-                if kicker_width == cr:
-                    out += [row[q][r] if q < r else row[r][q] for q in pool if q != t and q != r]
-                elif kicker_width == 1 and cr == 2:
-                    out.append(row[r][r])      # both copies of r as two solos
-        if any(flags[w] & flags[w] >> sh & self.chain_flags for w, sh in self.plane_shapes):
-            self._planes_using(bits, flags, ranks, r, cr, out)
-        return out
-
     def following(self, bits: int, to_beat: Move) -> list[Move]:
         c = unpack(bits)
         kind = to_beat.kind
@@ -715,10 +607,10 @@ class WildcardGenerator:
     move per (cards paid, kind, rank, length): a kicker ``F`` that could be read as several
     ranks is one move, read as the lowest. A four made with ``F`` is a `Kind.SOFT_BOMB`.
 
-    ``leading`` lists the same set without generating the hand once per reading (see its
-    docstring; `_expand` is the straightforward expansion, kept as ``following``'s path and
-    as the reference the tests compare it with). ``leading`` / ``following`` match
-    `MoveGenerator`'s; the rank-count sweep ``collect``
+    ``leading`` lists the same set from tables keyed by rank patterns, as the natural
+    generator does (see its docstring); ``following`` expands only the replies that need the
+    extra copy; `_expand` is the straightforward expansion the tests compare both with.
+    ``leading`` / ``following`` match `MoveGenerator`'s; the rank-count sweep ``collect``
     (what the analysis searches use) has no wildcard version and raises `RulesError`.
     """
 
@@ -734,12 +626,41 @@ class WildcardGenerator:
         #: per rank F may stand for: id(natural move) -> `_sub` (the hot path of `_expand`:
         #: ids hash in C; the natural moves are shared table entries, kept alive in `alive`)
         self.by_id: list[dict[int, Optional[Move]]] = [{} for _ in self.wild]
-        #: `leading`'s tables: id(natural move) -> its moves paying F for one of its cards
+        #: `following`'s tables: id(natural move) -> its moves paying F for one of its cards
         #: (`_variants`); per rank x: id(move using one more x) -> the move paying F for
         #: it, or None unless x is its canonical reading
         self.variants: dict[int, list[Move]] = {}
         self.own: list[dict[int, Optional[Move]]] = [{} for _ in self.wild]
         self.alive: list[Move] = []
+        # `leading`'s tables, keyed by rank patterns like `MoveGenerator.leading`'s
+        self.wild_list = tuple(rules.wild_ranks)
+        self.wild_mask = sum(1 << (4 * x) for x in rules.wild_ranks)
+        #: per width: chain-rank flags -> `_plain_row`; chain-rank flags -> `_plain1`
+        self.plain: list[dict[int, list]] = [{} for _ in range(5)]
+        self.plain1: dict[int, list[Move]] = {}
+        #: attachment kind -> (`_main_row` per rank, `_kick_row` per rank), built on first use
+        self.unit_rows = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
+        #: the natural generator's `unit_attach` entries, each with two tables (F in the main
+        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Only lists
+        #: drawn from the ranks held once or more (few patterns, long lists) are cached; pair
+        #: kickers are listed directly from the rows.
+        self.unit_plan = [(bw, kw, k, table, a, ({}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
+        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows; -> {kicker set: move}
+        self.main_kicks: dict[tuple[Kind, int, int, int], dict[int, Move]] = {}
+        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows
+        self.main_pair_rows: dict[tuple[Kind, int, int, int], list] = {}
+        #: per rank x: id(natural unit or chain) -> its move with F paying one x (`_plain_row`)
+        self.in_main: list[dict[int, Move]] = [{} for _ in range(N_RANKS)]
+        #: per chain shape (width, step) of planes: its attachments, each with two tables of
+        #: planes with F (among the kickers: rank pattern -> {start << 4 | length: moves}; in
+        #: the chain: rank pattern -> {start << 8 | length << 4 | x: moves}), and
+        #: `_chains_through` caches (chain-rank flags -> chains; -> [chains through x per rank])
+        shapes: dict[tuple[int, int], list] = {}
+        for a, base in self.natural.chain_attach:
+            shapes.setdefault(base[:2], []).append((a, {}, {}))
+        self.plane_plan = [(shape, attachments, {}, {}) for shape, attachments in shapes.items()]
+        #: (kind, start, length) of a natural plane -> {natural kickers: the move with F too}
+        self.kick_planes: dict[tuple[Kind, int, int], dict[int, Optional[Move]]] = {}
 
     def __getattr__(self, name: str):
         raise RulesError(f"the {self.rules.name} rules' flower card F has no rank-count move "
@@ -749,9 +670,9 @@ class WildcardGenerator:
         raise RulesError(f"the rank-count sweep `collect` cannot hold the {self.rules.name} rules' "
                          "flower card F: use leading/following (legal_moves), or a rule set without F")
 
-    def _canonical(self, paid: int, kind: Kind, rank: int, length: int) -> Move:
+    def _lowest(self, paid: int, kind: Kind, rank: int, length: int) -> Optional[Move]:
         """The move paying ``paid`` (with F) read as (kind, rank, length), read as the lowest
-        rank F can stand for in it (built once, then shared)."""
+        rank F can stand for in it (built once, then shared); None if no reading makes it."""
         key = (paid, kind, rank, length)
         m = self.fmoves.get(key)
         if m is None:
@@ -763,8 +684,13 @@ class WildcardGenerator:
                                                                     rank=rank, size=size)):
                     m = self.fmoves[key] = Move(kind, rank, length, paid, x)
                     break
-            else:  # pragma: no cover - every key comes from a reading
-                raise AssertionError(f"no reading of {format_bits(paid)} as {kind.name}")
+        return m
+
+    def _canonical(self, paid: int, kind: Kind, rank: int, length: int) -> Move:
+        """`_lowest` for cards known to have a reading."""
+        m = self._lowest(paid, kind, rank, length)
+        if m is None:  # pragma: no cover - every caller passes a reading's cards
+            raise AssertionError(f"no reading of {format_bits(paid)} as {kind.name}")
         return m
 
     def pay_with_flower(self, moves: Iterable[Move], rank: int) -> list[Move]:
@@ -821,43 +747,343 @@ class WildcardGenerator:
     def leading(self, bits: int) -> list[Move]:
         """Every leading move of a packed hand (with or without F), each once.
 
-        The same set as expanding F over its readings (`_expand`), without generating the
-        hand 12 times: the moves of ``natural + x`` are those of the natural cards plus
-        those using one more ``x`` than the hand holds (`MoveGenerator.leading_using`). So
-        the moves paying F are (a) each natural move with F paid for one of its ranks, from
-        a table per natural move, and (b) the new moves of each reading with F paid for the
-        extra ``x``. Each is kept only from its canonical reading (the lowest, see
-        `_canonical`), which lists every move once without a de-duplicating pass.
+        The same set as expanding F over its readings (`_expand`), assembled like
+        `MoveGenerator.leading` from tables keyed by rank patterns instead of generating the
+        hand once per reading. A move paying F has it either
+
+        * in its main part (the trio, quad or chain), read as the rank ``x`` the slot needs:
+          the only reading, since kickers never share a rank of the main part. These are the
+          natural main parts over the ranks holding ``w`` cards plus one rank ``x`` holding
+          ``w - 1`` (`_plain_row`, `_main_row`, `_main_plane`), with natural kickers;
+        * or among the kickers of a natural main part, read as the lowest rank that makes
+          the kickers valid (`_kick_row`, `_kick_plane`).
         """
         nat = bits & ~_F_MASK
         gen = self.natural
-        moves = gen.leading(nat)
+        out = gen.leading(nat)
         if nat == bits:
-            return moves
-        out = list(moves)
-        variants = self.variants
-        for m in moves:                       # (a) F paid for a card of a natural move
-            try:
-                out += variants[id(m)]
-            except KeyError:
-                v = variants[id(m)] = self._variants(m)
-                self.alive.append(m)          # keeps the id unique while it is a key
-                out += v
-        for (x, one), table in zip(self.wild, self.own):   # (b) F as the extra x
-            if nat >> (4 * x) & 15 >= 4:
+            return out
+        f2 = (nat >> 1 | nat >> 2) & LOW_BITS
+        f1 = nat & LOW_BITS | f2
+        f3 = (nat & nat >> 1 | nat >> 2) & LOW_BITS
+        f4 = nat >> 2 & LOW_BITS
+        c1, c2, c3, c4 = gen.lead_dicts
+        ranks = (None, (c1.get(f1) or gen._lead_entry(1, f1))[1], (c2.get(f2) or gen._lead_entry(2, f2))[1],
+                 (c3.get(f3) or gen._lead_entry(3, f3))[1] if f3 else (),
+                 (c4.get(f4) or gen._lead_entry(4, f4))[1] if f4 else ())
+        wm = self.wild_mask
+        g1, g2, g3 = f1 & wm, f2 & wm, f3 & wm     # the ranks F may stand for, per width held
+        wild = (self.wild_list, _RANKS_LO[g1 & _LO_MASK] + _RANKS_HI[g1 >> _HI_SHIFT],
+                _RANKS_LO[g2 & _LO_MASK] + _RANKS_HI[g2 >> _HI_SHIFT],
+                _RANKS_LO[g3 & _LO_MASK] + _RANKS_HI[g3 >> _HI_SHIFT])
+        cf = gen.chain_flags
+        flags_of = (wm, f1, f2, f3, f4)
+        # F in a unit or chain without kickers: x may hold w - 1 natural cards
+        key = f1 & cf
+        e = self.plain1.get(key)
+        out += e if e is not None else self._plain1(key)
+        for w, fw, xs in ((2, f2 & cf, wild[1]), (3, f3 & cf, wild[2]), (4, f4 & cf, wild[3])):
+            if not xs:
+                break                             # no rank holds w - 1, so none holds more
+            row = self.plain[w].get(fw) or self._plain_row(w, fw)
+            for x in xs:
+                out += row[x]
+        # trios and quads with kickers, from the rows of `unit_rows`
+        for bw, kw, k, table, a, parts in self.unit_plan:
+            if wild[bw - 1] and kw == 2:          # F in the trio or quad of t, natural pairs
+                rows = self.unit_rows[a.kind][0]
+                for t in wild[bw - 1]:
+                    row = rows[t] or self._main_row_of(a, bw, t, table)
+                    if k == 1:
+                        out += [row[r] for r in ranks[2] if r != t]
+                    else:
+                        p = [r for r in ranks[2] if r != t]
+                        out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+            elif wild[bw - 1]:                    # ... natural solos: cached by rank pattern
+                row = parts[0].get(f1) or self._new_row(parts[0], f1)
+                for t in wild[bw - 1]:
+                    e = row[t]
+                    out += e if e is not None else self._unit_list(a, 0, t, row, ranks, wild, table)
+                if k == 2 and kw == 1:            # ... and a natural pair as two solos
+                    rows = self.unit_rows[a.kind][0]
+                    out += [rows[t][r][r] for t in wild[bw - 1] for r in ranks[2] if r != t]
+            if not ranks[bw]:
                 continue
-            news = gen.leading_using(nat + one, x)
-            try:
-                fs = list(map(table.__getitem__, map(id, news)))
-            except KeyError:
-                for m in news:
-                    if id(m) not in table:
-                        f = self._sub(m, x, one)
-                        table[id(m)] = f if f is not None and f.reading == x else None
-                        self.alive.append(m)
-                fs = list(map(table.__getitem__, map(id, news)))
-            out += filter(None, fs)
+            if k == 1 and kw == 1:                # F as the solo of a natural trio or quad
+                row = self.unit_rows[a.kind][1]
+                out += [row[t] or self._kick_row_of(a, bw, t) for t in ranks[bw]]
+                continue
+            if k == 2 and kw == 2:                # F pairs with y, beside a natural pair q
+                kick_rows = self.unit_rows[a.kind][1]
+                for t in ranks[bw]:
+                    row = kick_rows[t] or self._kick_row_of(a, bw, t)
+                    out += [row[q][y] for q in ranks[2] if q != t for y in wild[1] if y != t and y != q]
+                continue
+            pattern = g1 if k == 1 else f1       # F among the kickers: cached by rank pattern
+            row = parts[1].get(pattern) or self._new_row(parts[1], pattern)
+            for t in ranks[bw]:
+                e = row[t]
+                out += e if e is not None else self._unit_list(a, 1, t, row, ranks, wild, table)
+        if gen.chain_attach:
+            self._planes(nat, flags_of, ranks, wild, out)
         return out
+
+    @staticmethod
+    def _new_row(table: dict, key: int) -> list:
+        """A new row of ``table`` for rank pattern ``key``: one list per rank, filled on use."""
+        row = table[key] = [None] * N_RANKS
+        return row
+
+    def _unit_list(self, a: AttachSpec, part: int, t: int, row_of_lists: list, ranks: tuple, wild: tuple,
+                   table: list) -> list[Move]:
+        """The moves of ``a`` on the trio or quad of ``t`` with F, when the kickers are solos
+        or F is the one pair: F in the main part with natural kickers of distinct ranks
+        (``part`` 0), or F among the kickers (1); kept in ``row_of_lists[t]`` (the row of
+        the rank pattern the list depends on)."""
+        width, kw, k = KIND_SHAPE[a.base][0], a.kicker_width, a.per_unit
+        if part == 0:
+            row = self.unit_rows[a.kind][0][t] or self._main_row_of(a, width, t, table)
+            if k == 1:
+                out = [row[r] for r in ranks[kw] if r != t]
+            else:
+                p = [r for r in ranks[kw] if r != t]
+                out = [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+        else:
+            row = self._kick_row_of(a, width, t)
+            out = [row[y] for y in wild[1] if y != t] if k == 1 else [row[r] for r in ranks[1] if r != t]
+        row_of_lists[t] = out
+        return out
+
+    def _main_row_of(self, a: AttachSpec, width: int, t: int, table: list) -> list:
+        """`_main_row` of ``t``, built on first use and kept in `unit_rows`."""
+        rows = self.unit_rows[a.kind][0]
+        if rows[t] is None:
+            rows[t] = self._main_row(a, width, t, table)
+        return rows[t]
+
+    def _kick_row_of(self, a: AttachSpec, width: int, t: int):
+        """`_kick_row` of ``t``, built on first use and kept in `unit_rows`."""
+        rows = self.unit_rows[a.kind][1]
+        if rows[t] is None:
+            rows[t] = self._kick_row(a, width, t)
+        return rows[t]
+
+    def _plain_row(self, w: int, fw: int) -> list[list[Move]]:
+        """[moves without kickers of ``w`` copies per rank with F paying one ``x``, for each
+        rank ``x``]: the unit of ``x`` and the chains through ``x`` over the chain ranks
+        ``fw`` plus ``x`` (cached by (w, fw): at most 4 * 2**12 rows, shared by all hands)."""
+        gen = self.natural
+        unit = gen.unit_tables[w]
+        row: list[list[Move]] = [[] for _ in range(N_RANKS)]
+        for x in self.wild_list:
+            one = 1 << (4 * x)
+            moves = [unit[x]] if unit is not None and unit[x] is not None else []
+            if gen.run_chains[w] and gen.is_chain_rank[x]:
+                flags = fw | one
+                part = gen.chain_cache[w].get(flags)
+                if part is None:
+                    part = gen._chain_part(w, flags)
+                moves += [m for m in part if m.cards >> (4 * x) & 15]
+            table = self.in_main[x]
+            try:
+                row[x] = [table[id(m)] for m in moves]
+            except KeyError:
+                for m in moves:
+                    if id(m) not in table:
+                        table[id(m)] = self._in_main(m, x)
+                        self.alive.append(m)      # keeps the id unique while it is a key
+                row[x] = [table[id(m)] for m in moves]
+        self.plain[w][fw] = row
+        return row
+
+    def _plain1(self, f1: int) -> list[Move]:
+        """`_plain_row` of width 1 joined over every rank F may stand for (cached)."""
+        row = self.plain[1].get(f1) or self._plain_row(1, f1)
+        out = self.plain1[f1] = [m for x in self.wild_list for m in row[x]]
+        return out
+
+    def _in_main(self, m: Move, x: int) -> Move:
+        """Natural move ``m`` with F paying one ``x`` of its main part (a bomb turns soft)."""
+        kind = Kind.SOFT_BOMB if m.kind == Kind.BOMB else m.kind
+        return self._fmove(m.cards - (1 << (4 * x)) + F_BIT, kind, m.rank, m.length, x)
+
+    def _fmove(self, paid: int, kind: Kind, rank: int, length: int, x: int) -> Move:
+        """The move paying ``paid`` read as (kind, rank, length) with F as ``x``, for callers
+        that know ``x`` is its only reading (F in the main part, or F pairing with ``x``)."""
+        key = (paid, kind, rank, length)
+        f = self.fmoves.get(key)
+        if f is None:
+            f = self.fmoves[key] = Move(kind, rank, length, paid, x)
+        return f
+
+    def _main_row(self, a: AttachSpec, width: int, t: int, table: list) -> list:
+        """The natural generator's kicker row of the trio or quad of ``t`` (`_unit_row`) with
+        F paying one ``t``."""
+        row = table[t]
+        if row is None:
+            row = table[t] = self.natural._unit_row(a, width, t)
+        if a.per_unit == 1:
+            return [m and self._in_main(m, t) for m in row]
+        return [[m and self._in_main(m, t) for m in sub] for sub in row]
+
+    def _kick_row(self, a: AttachSpec, width: int, t: int):
+        """The moves of ``a`` on the natural trio or quad of ``t`` with F among the kickers:
+        one solo F: the move; one F pair: row[y] (F with a natural ``y``); two solos:
+        row[r] (F and a natural ``r``); two pairs: row[q][y] (a natural pair ``q``, F with
+        ``y``)."""
+        main = width << (4 * t)
+        deck = unpack(self.natural.rules.deck)
+        wild = [x in self.wild_list and x != t for x in range(N_RANKS)]
+        kind, canon = a.kind, self._canonical
+        if a.kicker_width == 1:
+            if a.per_unit == 1:
+                return canon(main + F_BIT, kind, t, 1)
+            return [canon(main + (1 << (4 * r)) + F_BIT, kind, t, 1) if r != t and deck[r] else None
+                    for r in range(N_RANKS)]
+        if a.per_unit == 1:
+            return [canon(main + (1 << (4 * y)) + F_BIT, kind, t, 1) if wild[y] else None
+                    for y in range(N_RANKS)]
+        return [[canon(main + (2 << (4 * q)) + (1 << (4 * y)) + F_BIT, kind, t, 1)
+                 if wild[y] and q != y and q != t and deck[q] >= 2 else None
+                 for y in range(N_RANKS)] for q in range(N_RANKS)]
+
+    def _planes(self, nat: int, flags: tuple, ranks: tuple, wild: tuple, out: list[Move]) -> None:
+        """Append the leading moves with F on a chain with kickers (planes): F among the
+        kickers of a natural chain, or F in the chain itself. The lists are cached by the
+        rank pattern their kickers draw from, like `_unit_list`'s."""
+        gen = self.natural
+        c = None
+        for (width, step), attachments, runs, through in self.plane_plan:
+            f = flags[width] & gen.chain_flags
+            natural = runs.get(f)
+            if natural is None:
+                natural = runs[f] = self._chains_through(f, step, None)
+            trow = through.get(f)
+            if trow is None:
+                trow = through[f] = [None] * N_RANKS
+            for a, kick_lists, main_lists in attachments:
+                lo, hi, kw = a.min_units, a.max_units, a.kicker_width
+                if natural:                       # F among the kickers of a natural chain
+                    pattern = (flags[2] << 64 | flags[1] & self.wild_mask if kw == 2 else
+                               flags[1] if a.distinct else flags[1] | flags[2] << 64)
+                    lists = kick_lists.get(pattern)
+                    if lists is None:
+                        lists = kick_lists[pattern] = {}
+                    for s, n in natural:
+                        if lo <= n <= hi:
+                            e = lists.get(s << 4 | n)
+                            if e is None:
+                                if c is None:
+                                    c = unpack(nat)
+                                e = lists[s << 4 | n] = self._kick_plane(c, a, width, n, s)
+                            out += e
+                if not wild[width - 1]:
+                    continue
+                pattern = flags[kw] if kw == 2 or a.distinct else flags[1] | flags[2] << 64 | flags[3] << 128
+                lists = main_lists.get(pattern)
+                if lists is None:
+                    lists = main_lists[pattern] = {}
+                for x in wild[width - 1]:         # F in the chain, read as x
+                    chains = trow[x]
+                    if chains is None:
+                        chains = trow[x] = self._chains_through(f, step, x)
+                    for s, n in chains:
+                        if lo <= n <= hi:
+                            e = lists.get(s << 8 | n << 4 | x)
+                            if e is None:
+                                if c is None:
+                                    c = unpack(nat)
+                                e = lists[s << 8 | n << 4 | x] = self._main_plane(c, a, n, s, x, ranks)
+                            out += e
+
+    def _chains_through(self, flags: int, step: int, x: Optional[int]) -> list[tuple[int, int]]:
+        """(start, length) of the chains of two or more links ``step`` apart over the chain
+        ranks ``flags`` (plus ``x``, and then only those through ``x``; None: all)."""
+        found: list[tuple[int, int]] = []
+        if x is not None:
+            if not self.natural.is_chain_rank[x]:
+                return found
+            flags |= 1 << (4 * x)
+        for s in range(N_RANKS):
+            n, r = 0, s
+            while r < N_RANKS and flags >> (4 * r) & 1:
+                n += 1
+                if n >= 2 and (x is None or s <= x <= r and (x - s) % step == 0):
+                    found.append((s, n))
+                r += step
+        return found
+
+    def _main_plane(self, c: Optional[list[int]], a: AttachSpec, n: int, s: int, x: int,
+                    ranks: tuple) -> list[Move]:
+        """The moves of ``a`` on the chain of ``n`` units from ``s`` with F paying one ``x`` of
+        it, with natural kickers: two from a table like the natural generator's
+        `_pair_rows`, more from its kicker sets (``c``: the counts) with F swapped in."""
+        gen = self.natural
+        if a.per_unit * n == 2:
+            key = (a.kind, s, n, x)
+            rows = self.main_pair_rows.get(key)
+            if rows is None:
+                natural = gen.pair_rows.get((a.kind, s, n)) or gen._pair_rows(a, s, n)
+                rows = self.main_pair_rows[key] = [[m and self._in_main(m, x) for m in row] for row in natural]
+            main = gen.main_ranks[a.kind, s, n]
+            pool = [r for r in ranks[a.kicker_width] if r not in main]
+            out = [row[q] for i, r in enumerate(pool) for row in (rows[r],) for q in pool[i + 1:]]
+            if a.kicker_width == 1 and not a.distinct:
+                out += [rows[r][r] for r in ranks[2] if r not in main]
+            return out
+        base = gen._base_spec(a)
+        kicks = gen._plane_kicks(c, a, base, n, s, True)
+        key = (a.kind, s, n, x)
+        cache = self.main_kicks.get(key)
+        if cache is None:
+            cache = self.main_kicks[key] = {}
+        try:
+            return [cache[kick] for kick in kicks]
+        except KeyError:
+            width, step, _ = base
+            main = sum(width << (4 * r) for r in range(s, s + n * step, step)) - (1 << (4 * x)) + F_BIT
+            for kick in kicks:
+                if kick not in cache:
+                    cache[kick] = self._fmove(main + kick, a.kind, s, n, x)
+            return [cache[kick] for kick in kicks]
+
+    def _kick_plane(self, c: list[int], a: AttachSpec, width: int, n: int, s: int) -> list[Move]:
+        """The moves of ``a`` on the natural chain of ``n`` units from ``s`` with F among the
+        kickers: the natural kickers are one solo (or pair) short; F makes the last one,
+        read as the lowest rank that gives valid kickers (none: no move)."""
+        step = KIND_SHAPE[a.base][1]
+        k = a.per_unit * n
+        main_ranks = range(s, s + (n - 1) * step + 1, step)
+        ranks = self.natural.deck_ranks
+        if a.kicker_width == 1 and k == 2:
+            kicks = [1 << (4 * r) for r in ranks if c[r] and r not in main_ranks]
+        elif a.kicker_width == 1:
+            cap = 1 if a.distinct else 2           # a rank three times only with F's help
+            kicks = _kicker_sets([(r, min(c[r], cap)) for r in ranks if c[r] and r not in main_ranks],
+                                 k - 1, 1)
+        else:
+            pairs = [r for r in ranks if c[r] >= 2 and r not in main_ranks]
+            singles = [y for y in self.wild_list if c[y] and y not in main_ranks]
+            kicks = [sum(2 << (4 * q) for q in combo) + (1 << (4 * y))
+                     for combo in combinations(pairs, k - 1) for y in singles if y not in combo]
+        key = (a.kind, s, n)
+        cache = self.kick_planes.get(key)
+        if cache is None:
+            cache = self.kick_planes[key] = {}
+        try:
+            moves = [cache[kick] for kick in kicks]
+        except KeyError:
+            main = sum(width << (4 * r) for r in main_ranks) + F_BIT
+            for kick in kicks:
+                if kick in cache:
+                    continue
+                if a.kicker_width == 2:           # F pairs with the one single: its only reading
+                    y = next(r for r in self.wild_list if kick >> (4 * r) & 15 == 1)
+                    cache[kick] = self._fmove(main + kick, a.kind, s, n, y)
+                else:
+                    cache[kick] = self._lowest(main + kick, a.kind, s, n)
+            moves = [cache[kick] for kick in kicks]
+        return [m for m in moves if m is not None]
 
     def _variants(self, m: Move) -> list[Move]:
         """The moves paying F for one card of natural move ``m``, each only if that card's
