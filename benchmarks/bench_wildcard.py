@@ -2,7 +2,7 @@
 
 Targets: leading moves of random 21-card wildcard hands at most 3x the time per hand of
 standard 20-card hands; `min_plays` on 21-card wildcard hands median <= 10 ms (random hands,
-and hands that all hold F: the search then runs once per rank F may stand for).
+and hands that all hold F: one A* then searches every rank F may stand for at once).
 
 Engines, timed under `_common`'s rules (interleaved rounds, same GC state, CPU time):
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from conftest import clumpy_hand, random_hand
 from ddzlab.analysis import best_score, hand_power, hints, min_plays, solve_report
+from ddzlab.analysis.astar import read_rules
 from ddzlab.analysis.power import move_power
 from ddzlab.analysis.score import homework_score, reward
 from ddzlab.cards import F_BIT, Hand
@@ -88,3 +89,45 @@ def test_solve_report_on_a_wildcard_hand_says_what_applies() -> None:
     assert f"fewest plays (A*): {mp.plays}" in text and "greedy Q" in text
     assert "best score (DFS)" in text and "power split" in text and "hints: " in text
     assert "F=" in text and (Hand("3455667788F").bits & F_BIT)
+
+
+def flower_hands(seed: int, sizes: range, n: int) -> list[Hand]:
+    """``n`` hands holding F, half of them clumpy (quads: F read as a rank held four times)."""
+    rng = np.random.default_rng(seed)
+    return [(clumpy_hand if i % 2 else random_hand)(rng, STANDARD, int(rng.integers(sizes.start, sizes.stop)) - 1)
+            + Hand("F") for i in range(n)]
+
+
+def test_min_plays_with_the_flower_card_is_one_plus_the_rest_after_the_best_play_of_f() -> None:
+    """Every split has one play holding F, and the rest is natural cards: the fewest plays
+    is 1 + the fewest of the rest (natural search) for the best play of F. Independent of
+    how `min_plays` shares its bound and its states between the readings of F, on hands
+    of up to 21 cards (the oracle test in test_wildcard.py stops at 10)."""
+    read = read_rules(W)
+    crafted = [Hand(t) for t in ("345555677AF", "33334444QQQQF", "333444499992F")]  # F as a fifth copy
+    for hand in crafted + flower_hands(21, range(12, 22), 40):
+        got = min_plays(hand, W)
+        want = min(1 + min_plays(Hand.from_bits(hand.bits - m.cards), read).plays
+                   for m in legal_moves(hand, W) if m.cards & F_BIT)
+        assert got.plays == want, (hand, got)
+        check_split(hand, got.moves)
+        assert len(got.moves) == want
+
+
+def test_best_score_with_the_flower_card_is_the_best_over_the_plays_of_f() -> None:
+    """The same decomposition for the score: for each play of F, the rest's largest value
+    for every number of plays (unpruned natural search), scored together with that play."""
+    read = read_rules(W)
+    crafted = [Hand(t) for t in ("QQQQKKKF", "3334444TTTF", "88889999TTF")]  # F as a fifth copy
+    for hand in crafted + flower_hands(22, range(11, 18), 20):
+        got = best_score(hand, W)
+        want = -math.inf
+        for m in legal_moves(hand, W):
+            if not m.cards & F_BIT:
+                continue
+            w, rest = reward(m.kind), hand.bits - m.cards
+            values = best_score(Hand.from_bits(rest), read, prune=False).values if rest else {0: 0}
+            want = max([want] + [homework_score(v + w, s + 1) for s, v in values.items() if v >= 0])
+        assert got.score == want, (hand, got, want)
+        check_split(hand, got.moves)
+        assert homework_score(sum(reward(m.kind) for m in got.moves), len(got.moves)) == got.score
