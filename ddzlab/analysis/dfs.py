@@ -150,41 +150,50 @@ class _Search:
         raise AssertionError("best-score reconstruction failed")  # pragma: no cover
 
 
-def _cut(n: int, above: float, extra: int) -> Optional[int]:
+def _beaten(bound: float, above: float, ties: bool) -> bool:
+    """Whether a score of at most ``bound`` cannot beat ``above`` (nor tie it, with ``ties``)."""
+    return bound < above if ties else bound <= above
+
+
+def _cut(n: int, above: float, extra: int, ties: bool = False) -> Optional[int]:
     """The fewest plays ``s`` from which ``s + extra`` plays of an ``n``-card hand cannot
-    score above ``above`` (`score_bound` decreases in the plays); None: no such cut."""
+    beat ``above`` (`score_bound` decreases in the plays); None: no such cut."""
     if above == -math.inf:
         return None
     for s in range(1, n + 1):
-        if score_bound(s + extra, n) <= above:
+        if _beaten(score_bound(s + extra, n), above, ties):
             return s
     return None
 
 
 def _natural_best(bits: int, rules: Rules, prune: bool, memo: bool, n: int,
-                  above: float = -math.inf, extra: tuple = (0, 0)) -> Optional[ScoreResult]:
+                  above: float = -math.inf, extra: tuple = (0, 0), ties: bool = False,
+                  s_min: Optional[int] = None) -> Optional[ScoreResult]:
     """The best score of natural cards ``bits`` (rules without F) after ``extra`` = (plays,
     reward) already made, scored as a split of an ``n``-card hand. With ``prune`` and an
-    incumbent score ``above``, the play counts that cannot score above it are not
-    searched (their bound is computed from ``n``), and None means no split beats it
-    (with ``prune=False`` every count is searched and the best is returned)."""
+    incumbent score ``above``, the play counts that cannot beat it (or tie it, with
+    ``ties``) are not searched (their bound is computed from ``n``), and None means no
+    split does; ``s_min``, if known, is the fewest plays of ``bits``. With
+    ``prune=False`` every count is searched and the best is returned."""
     tab = tables(rules)
     search = _Search(rules, prune, memo)
     r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
     s0, w0 = extra
-    s_min = 1
     if prune:
-        cut = _cut(n, above, s0)
-        found = _astar(tab, [(0, bits)], "strong", cut)
-        if found.plays is None:
+        cut = _cut(n, above, s0, ties)
+        if s_min is None:
+            s_min = _astar(tab, [(0, bits)], "strong", cut).plays
+        if s_min is None or (cut is not None and s_min >= cut):
             return None
-        s_min = found.plays
+    else:
+        s_min = 1
     best = (-math.inf, 0, 0)
     values: dict[int, int] = {}
     for s in range(s_min, bits_size(bits) + 1):
-        lim = max(best[0], above)
-        if prune and lim > -math.inf and score_bound(s + s0, n) <= lim:
-            break
+        if prune:
+            bound = score_bound(s + s0, n)
+            if best[2] and bound <= best[0] or above > -math.inf and _beaten(bound, above, ties):
+                break
         v = search.value(r0, bits, (), s)
         values[s] = v
         if v < 0:
@@ -210,11 +219,13 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
     bomb earns what a bomb does). F read as a rank the hand holds four of: each such play
     of F, then the natural cards left by the budgeted search.
 
-    With ``prune``, every search after the first gets the best score so far as a bound:
-    its play counts that cannot beat it are skipped, and a fewest-plays search bounded
-    the same way drops a reading (or a play of F) at once when no count can. Only
-    strictly better scores replace the best, as in a plain loop, so the answer and the
-    split are those of the unbounded loop."""
+    With ``prune``, the readings are searched in the order of their fewest plays (then of
+    rank), and every search after the first gets the best score so far as a bound: its
+    play counts that cannot beat it are skipped, and a reading (or a play of F) whose
+    fewest plays (found by the A* bounded the same way) cannot is dropped at once. The
+    answer, and the split, are those of a plain loop over the ranks: the best score, ties
+    to the lowest rank (a reading below the best one's may tie it, one above must beat
+    it), then the plays of F, which must beat it."""
     read = read_rules(rules)
     f_bit = 1 << (4 * rules.wildcard)
     if not bits & f_bit:
@@ -222,18 +233,26 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
     nat = bits - f_bit
     n = bits_size(bits)
     gen = generator(rules)
-    best, best_x, full = None, None, []
-    nodes = 0
+    tab = tables(read)
+    full, order = [], []
     for x in rules.wild_ranks:
         if nat >> (4 * x) & 15 >= 4:
             full.append(x)
-            continue
+        else:
+            b = nat + (1 << (4 * x))
+            order.append((_astar(tab, [(0, b)], "strong").plays if prune else None, x, b))
+    if prune:
+        order.sort()
+    best, best_x = None, None
+    nodes = 0
+    for s_min, x, b in order:
         above = best.score if best is not None else -math.inf
-        res = _natural_best(nat + (1 << (4 * x)), read, prune, memo, n, above)
+        ties = best is not None and x < best_x
+        res = _natural_best(b, read, prune, memo, n, above, ties=ties, s_min=s_min)
         if res is None:
             continue
         nodes += res.nodes
-        if best is None or res.score > best.score:
+        if best is None or res.score > best.score or res.score == best.score and x < best_x:
             best, best_x = res, x
     if full:
         for m in gen.leading(bits):
