@@ -97,6 +97,9 @@ class Tables:
         self.chain_mask = sum(NIB << (4 * r) for r in self.chain_ranks)
         self.chain_low = self.chain_mask & _LOW
         self.plain_low = sum(1 << (4 * r) for r in self.plain_ranks)
+        #: per sweep rank r: bit 0 of the nibbles no chain can use any more (`frozen_bound`)
+        self.frozen_low = [(((1 << (4 * r)) - 1) | self.nonchain_mask) & _LOW
+                           for r in range(N_RANKS + 1)]
         self.options_cache: dict[tuple[int, int, int], list[tuple[object, int]]] = {}
         self.four_two = any(a.base == Kind.BOMB for a in self.flat_attach)
         # largest flat play: unit widths, flat attachments, rocket
@@ -318,10 +321,13 @@ class Tables:
         the longest run of chain ranks from ``r`` up holding ``width`` cards is the number
         of times the mask of those ranks can be and-ed with itself shifted by one step
         before it empties.)"""
-        total = bits_size(bits)
+        ge = _at_least(bits)
+        return self._longest(ge, sum(g.bit_count() for g in ge), bits, r)
+
+    def _longest(self, ge: tuple[int, int, int, int], total: int, bits: int, r: int) -> int:
+        """`longest_bound` from the masks of `_at_least` and the number of cards."""
         if total == 0:
             return 1
-        ge = _at_least(bits)
         plain = self.plain_low
         mx = 4 if ge[3] & plain else 3 if ge[2] & plain else 2 if ge[1] & plain else \
             1 if ge[0] & plain else 0
@@ -367,14 +373,39 @@ class Tables:
         ``plays(F) <= #F-plays + slots(U) + quads(F)`` and the returned
         ``flat_plays(F) - slots(U) - quads(F)`` never exceeds the plays still needed.
         """
-        lowmask = ((1 << (4 * r)) - 1) | self.nonchain_mask
-        f = bits & lowmask
-        if not f:
+        return self._frozen(_at_least(bits), r, pending)
+
+    def _frozen(self, ge: tuple[int, int, int, int], r: int, pending: tuple) -> int:
+        """`frozen_bound` from the masks of `_at_least` (F's and U's are their low and
+        high parts; F's histogram key from the plain ranks' counts, as `hist_key`)."""
+        low = self.frozen_low[r]
+        g1, g2, g3, g4 = ge
+        f1 = g1 & low
+        if not f1:
             return 0
-        _, _, u3, u4 = _at_least(bits - f)
-        slots = self.pending_slots(pending)[0] + u3.bit_count() + u4.bit_count()
-        quads = _at_least(f & _PLAIN)[3].bit_count() if self.four_two else 0
-        return self.flat_plays(self.hist_key(f)) - slots - quads
+        slots = self.pending_slots(pending)[0] + (g3 & ~low).bit_count() + (g4 & ~low).bit_count()
+        plain = _PLAIN & _LOW
+        n1, n2 = (f1 & plain).bit_count(), (g2 & low & plain).bit_count()
+        n3, n4 = (g3 & low & plain).bit_count(), (g4 & low & plain).bit_count()
+        key = (n1 - n2) + ((n2 - n3) << 5) + ((n3 - n4) << 10) + (n4 << 15) + \
+            ((f1 >> (4 * RB) & 1) + (f1 >> (4 * RR) & 1) << 20)
+        return self.flat_plays(key) - slots - (n4 if self.four_two else 0)
+
+    def bound(self, bits: int, r: int, pending: tuple, strong: bool) -> int:
+        """The "ceil" (``strong=False``) or "strong" heuristic of `ddzlab.analysis.astar`
+        at a sweep state: ceil(cards / `longest_bound`), cards less the pending planes'
+        kickers, and for "strong" at least `frozen_bound`; one `_at_least` for both."""
+        ge = _at_least(bits)
+        total = ge[0].bit_count() + ge[1].bit_count() + ge[2].bit_count() + ge[3].bit_count()
+        cards = total - self.pending_slots(pending)[1]
+        if cards <= 0:
+            return 0
+        h = -(-cards // self._longest(ge, total, bits, r))
+        if strong:
+            f = self._frozen(ge, r, pending)
+            if f > h:
+                h = f
+        return h
 
 
 @lru_cache(maxsize=None)

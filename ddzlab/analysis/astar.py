@@ -35,7 +35,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
-from ..cards import Hand, bits_size
+from ..cards import Hand
 from ..moves import Move, generator
 from ..rules import STANDARD, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
@@ -122,16 +122,7 @@ def heuristic_value(tab, bits: int, r: int, pending: tuple, heuristic: str) -> i
     """The chosen admissible lower bound at a sweep state."""
     if heuristic == "zero" or not bits:
         return 0
-    cards = bits_size(bits) - tab.pending_slots(pending)[1]
-    if cards <= 0:
-        return 0
-    longest = tab.longest_bound(bits, r)
-    h = -(-cards // longest)
-    if heuristic == "strong":
-        f = tab.frozen_bound(bits, r, pending)
-        if f > h:
-            h = f
-    return h
+    return tab.bound(bits, r, pending, heuristic == "strong")
 
 
 def finish_cost(tab, bits: int, pending: tuple, memo: dict) -> tuple[int, list]:
