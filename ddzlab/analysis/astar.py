@@ -35,7 +35,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
-from ..cards import Hand
+from ..cards import Hand, bits_size
 from ..moves import Move, generator
 from ..rules import STANDARD, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
@@ -252,6 +252,8 @@ def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
                 else:
                     succ.append((s, b - cards, tuple(sorted(pending + (item,))), g + 1, item))
         for nr, nb, npend, ng, move in succ:
+            if ng + 1 >= bound and bits_size(nb) > tab.pending_slots(npend)[1]:
+                continue    # cards beyond the pending kickers need one more play: f >= bound
             nkey = tab.state_key(nr, nb, npend)
             old = nodes.get(nkey)
             if old is not None and old[0] <= ng:
