@@ -7,8 +7,12 @@ best score (DFS) takes up to a few seconds on 40–45 cards, and the exact hand-
 5 s on 36, minutes beyond — so it runs only up to `POWER_MAX_CARDS`.
 
 Wildcard hands (REFERENCE §7) get every part: fewest plays and the best score take the best
-over the ranks the flower card F may stand for (a search per reading, so up to 12 times
-the cost), hand power and hints search over every reading's plays at once.
+over the ranks the flower card F may stand for (one A* over all readings for the fewest
+plays; for the best score a search per reading, each bounded by the best score so far),
+hand power and hints search over every reading's plays at once. F read as a rank the hand
+holds four times is tried play by play, so big hands with F cost more: the best score takes
+up to a few seconds to 40 cards and up to a minute at 45–50, the fewest plays seconds at 50
+and a minute or two on the whole 55-card deck (both announced up front).
 """
 from __future__ import annotations
 
@@ -28,6 +32,9 @@ from .power import hand_power, hints
 POWER_MAX_CARDS = 30
 #: above this many cards `solve_lines` announces the best-score search before running it
 SLOW_SCORE_CARDS = 36
+#: the same for hands with the flower card F: its best score, and its fewest plays
+SLOW_FLOWER_SCORE_CARDS = 40
+SLOW_FLOWER_PLAYS_CARDS = 50
 
 
 def _score_line(bs) -> str:
@@ -53,15 +60,19 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     if not bits:
         yield "(empty hand: nothing to analyse)"
         return
+    flower = rules.wildcard is not None and bits >> (4 * rules.wildcard) & 15
+    if flower and len(h) > SLOW_FLOWER_PLAYS_CARDS:
+        yield (f"(fewest plays: {len(h)} cards with the flower card F: F read as a rank held four "
+               "times is tried play by play, which can take a minute or more)")
     mp = min_plays(h, rules)
     yield (f"fewest plays (A*): {mp.plays}  {moves_text(mp.moves)}"
            f"  [{mp.expanded} states expanded, {mp.seconds * 1e3:.1f} ms]")
     g = greedy_q(h, rules)
     yield f"greedy Q(S,a) best: {g.best} (Q = {g.max_q})"
-    flower = rules.wildcard is not None and bits >> (4 * rules.wildcard) & 15
-    if flower and len(h) > SLOW_SCORE_CARDS - 6:
-        yield (f"(best score: searching {len(h)} cards once per rank the flower card F may stand "
-               "for (up to 12 searches): hands over 30 cards can take from seconds to minutes)")
+    if flower and len(h) > SLOW_FLOWER_SCORE_CARDS:
+        yield (f"(best score: searching {len(h)} cards over every rank the flower card F may "
+               f"stand for: hands over {SLOW_FLOWER_SCORE_CARDS} cards can take from seconds to "
+               "minutes)")
     elif len(h) > SLOW_SCORE_CARDS:
         yield (f"(best score: searching {len(h)} cards; hands over {SLOW_SCORE_CARDS} cards "
                "can take from a second to a minute: the exact search tries every split into chains "
@@ -93,4 +104,5 @@ def solve_report(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     return "\n".join(solve_lines(hand, rules, n_hints))
 
 
-__all__ = ["solve_report", "solve_lines", "POWER_MAX_CARDS", "SLOW_SCORE_CARDS"]
+__all__ = ["solve_report", "solve_lines", "POWER_MAX_CARDS", "SLOW_SCORE_CARDS",
+           "SLOW_FLOWER_SCORE_CARDS", "SLOW_FLOWER_PLAYS_CARDS"]
