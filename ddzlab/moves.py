@@ -791,14 +791,12 @@ class WildcardGenerator:
         # trios and quads with kickers, from the rows of `unit_rows`
         for bw, kw, k, table, a, parts in self.unit_plan:
             if wild[bw - 1] and kw == 2:          # F in the trio or quad of t, natural pairs
-                rows = self.unit_rows[a.kind][0]
-                for t in wild[bw - 1]:
-                    row = rows[t] or self._main_row_of(a, bw, t, table)
-                    if k == 1:
-                        out += [row[r] for r in ranks[2] if r != t]
-                    else:
-                        p = [r for r in ranks[2] if r != t]
-                        out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+                e = parts[0].get(f2) if bw == 3 else None
+                if e is None:                     # (a trio's list depends on f2 alone: cached)
+                    e = self._pair_kicked(a, bw, k, table, ranks, wild)
+                    if bw == 3:
+                        parts[0][f2] = e
+                out += e
             elif wild[bw - 1]:                    # ... natural solos: cached by rank pattern
                 row = parts[0].get(f1) or self._new_row(parts[0], f1)
                 for t in wild[bw - 1]:
@@ -852,6 +850,21 @@ class WildcardGenerator:
             row = self._kick_row_of(a, width, t)
             out = [row[y] for y in wild[1] if y != t] if k == 1 else [row[r] for r in ranks[1] if r != t]
         row_of_lists[t] = out
+        return out
+
+    def _pair_kicked(self, a: AttachSpec, width: int, k: int, table: list, ranks: tuple,
+                     wild: tuple) -> list[Move]:
+        """The moves of ``a`` (pair kickers) with F in the trio or quad of any ``t`` it may
+        stand for, natural pairs as kickers."""
+        out: list[Move] = []
+        rows = self.unit_rows[a.kind][0]
+        for t in wild[width - 1]:
+            row = rows[t] or self._main_row_of(a, width, t, table)
+            if k == 1:
+                out += [row[r] for r in ranks[2] if r != t]
+            else:
+                p = [r for r in ranks[2] if r != t]
+                out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
         return out
 
     def _main_row_of(self, a: AttachSpec, width: int, t: int, table: list) -> list:
