@@ -661,6 +661,8 @@ class WildcardGenerator:
         self.plane_plan = [(shape, attachments, {}, {}) for shape, attachments in shapes.items()]
         #: (kind, start, length) of a natural plane -> {natural kickers: the move with F too}
         self.kick_planes: dict[tuple[Kind, int, int], dict[int, Optional[Move]]] = {}
+        #: kind -> its attachment spec (`following` reads the kicker shape)
+        self.attach_spec = {a.kind: a for a in rules.attachments}
 
     def __getattr__(self, name: str):
         raise RulesError(f"the {self.rules.name} rules' flower card F has no rank-count move "
@@ -1114,6 +1116,13 @@ class WildcardGenerator:
         As `leading`: the natural replies once with their F variants, plus per reading ``x``
         only the replies using one more ``x`` than the hand holds, each from its canonical
         reading; bombs directly (natural fours, and a soft bomb of each rank held 3+ times).
+
+        Readings that cannot add a reply are skipped. A reply using one more ``x`` than the
+        hand holds pays F for it either in its main part (so ``x`` is held ``width - 1``
+        times and lies above the rank to beat) or among its kickers: as a pair, beside the
+        one ``x`` held; as a solo, read as the lowest rank that gives valid kickers, which
+        is among the first ``main ranks + kickers`` ranks F may stand for (one of them is
+        neither in the main part nor among the other kickers).
         """
         rules = self.rules
         if to_beat.kind == Kind.ROCKET:
@@ -1135,10 +1144,18 @@ class WildcardGenerator:
                         v = variants[id(m)] = self._variants(m)
                         self.alive.append(m)
                         out += v
+                width = KIND_SHAPE[kind][0]
+                spec = self.attach_spec.get(kind)
+                if spec is not None:
+                    kw = spec.kicker_width
+                    bound = self.wild_list[min(length * (1 + spec.per_unit) - 1, len(self.wild_list) - 1)]
                 for (x, one), table in zip(self.wild, self.own):
                     cx = c[x]
                     if cx >= 4:
                         continue
+                    if not (cx == width - 1 and x > above) and (
+                            spec is None or (cx != 1 if kw == 2 else cx > 2 or x > bound)):
+                        continue                  # reading x adds no reply (docstring)
                     c[x] = cx + 1
                     shift = 4 * x
                     news = [m for m in gen.collect(c, kind, length, above, leading=False)
