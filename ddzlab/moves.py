@@ -641,13 +641,13 @@ class WildcardGenerator:
         #: attachment kind -> (`_main_row` per rank, `_kick_row` per rank), built on first use
         self.unit_rows = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
         #: the natural generator's `unit_attach` entries, each with two tables (F in the main
-        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Only lists
-        #: drawn from the ranks held once or more (few patterns, long lists) are cached; pair
-        #: kickers are listed directly from the rows.
+        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Lists drawn
+        #: from the ranks held once or more (few patterns, long lists) are cached per rank,
+        #: a trio's pair kickers with F in the trio as one list per f2 (`_pair_kicked`);
+        #: the rest is listed straight from the rows (short lists, many patterns).
         self.unit_plan = [(bw, kw, k, table, a, ({}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
-        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows; -> {kicker set: move}
+        #: (kind, start, length, x) -> `_main_plane`'s {kicker set: move}; -> its two-kicker rows
         self.main_kicks: dict[tuple[Kind, int, int, int], dict[int, Move]] = {}
-        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows
         self.main_pair_rows: dict[tuple[Kind, int, int, int], list] = {}
         #: per rank x: id(natural unit or chain) -> its move with F paying one x (`_plain_row`)
         self.in_main: list[dict[int, Move]] = [{} for _ in range(N_RANKS)]
