@@ -641,13 +641,13 @@ class WildcardGenerator:
         #: attachment kind -> (`_main_row` per rank, `_kick_row` per rank), built on first use
         self.unit_rows = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
         #: the natural generator's `unit_attach` entries, each with two tables (F in the main
-        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Only lists
-        #: drawn from the ranks held once or more (few patterns, long lists) are cached; pair
-        #: kickers are listed directly from the rows.
+        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Lists drawn
+        #: from the ranks held once or more (few patterns, long lists) are cached per rank,
+        #: a trio's pair kickers with F in the trio as one list per f2 (`_pair_kicked`);
+        #: the rest is listed straight from the rows (short lists, many patterns).
         self.unit_plan = [(bw, kw, k, table, a, ({}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
-        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows; -> {kicker set: move}
+        #: (kind, start, length, x) -> `_main_plane`'s {kicker set: move}; -> its two-kicker rows
         self.main_kicks: dict[tuple[Kind, int, int, int], dict[int, Move]] = {}
-        #: (kind, start, length, x) -> `_main_plane`'s two-kicker rows
         self.main_pair_rows: dict[tuple[Kind, int, int, int], list] = {}
         #: per rank x: id(natural unit or chain) -> its move with F paying one x (`_plain_row`)
         self.in_main: list[dict[int, Move]] = [{} for _ in range(N_RANKS)]
@@ -661,6 +661,8 @@ class WildcardGenerator:
         self.plane_plan = [(shape, attachments, {}, {}) for shape, attachments in shapes.items()]
         #: (kind, start, length) of a natural plane -> {natural kickers: the move with F too}
         self.kick_planes: dict[tuple[Kind, int, int], dict[int, Optional[Move]]] = {}
+        #: kind -> its attachment spec (`following` reads the kicker shape)
+        self.attach_spec = {a.kind: a for a in rules.attachments}
 
     def __getattr__(self, name: str):
         raise RulesError(f"the {self.rules.name} rules' flower card F has no rank-count move "
@@ -791,14 +793,12 @@ class WildcardGenerator:
         # trios and quads with kickers, from the rows of `unit_rows`
         for bw, kw, k, table, a, parts in self.unit_plan:
             if wild[bw - 1] and kw == 2:          # F in the trio or quad of t, natural pairs
-                rows = self.unit_rows[a.kind][0]
-                for t in wild[bw - 1]:
-                    row = rows[t] or self._main_row_of(a, bw, t, table)
-                    if k == 1:
-                        out += [row[r] for r in ranks[2] if r != t]
-                    else:
-                        p = [r for r in ranks[2] if r != t]
-                        out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+                e = parts[0].get(f2) if bw == 3 else None
+                if e is None:                     # (a trio's list depends on f2 alone: cached)
+                    e = self._pair_kicked(a, bw, k, table, ranks, wild)
+                    if bw == 3:
+                        parts[0][f2] = e
+                out += e
             elif wild[bw - 1]:                    # ... natural solos: cached by rank pattern
                 row = parts[0].get(f1) or self._new_row(parts[0], f1)
                 for t in wild[bw - 1]:
@@ -852,6 +852,21 @@ class WildcardGenerator:
             row = self._kick_row_of(a, width, t)
             out = [row[y] for y in wild[1] if y != t] if k == 1 else [row[r] for r in ranks[1] if r != t]
         row_of_lists[t] = out
+        return out
+
+    def _pair_kicked(self, a: AttachSpec, width: int, k: int, table: list, ranks: tuple,
+                     wild: tuple) -> list[Move]:
+        """The moves of ``a`` (pair kickers) with F in the trio or quad of any ``t`` it may
+        stand for, natural pairs as kickers."""
+        out: list[Move] = []
+        rows = self.unit_rows[a.kind][0]
+        for t in wild[width - 1]:
+            row = rows[t] or self._main_row_of(a, width, t, table)
+            if k == 1:
+                out += [row[r] for r in ranks[2] if r != t]
+            else:
+                p = [r for r in ranks[2] if r != t]
+                out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
         return out
 
     def _main_row_of(self, a: AttachSpec, width: int, t: int, table: list) -> list:
@@ -1101,6 +1116,13 @@ class WildcardGenerator:
         As `leading`: the natural replies once with their F variants, plus per reading ``x``
         only the replies using one more ``x`` than the hand holds, each from its canonical
         reading; bombs directly (natural fours, and a soft bomb of each rank held 3+ times).
+
+        Readings that cannot add a reply are skipped. A reply using one more ``x`` than the
+        hand holds pays F for it either in its main part (so ``x`` is held ``width - 1``
+        times and lies above the rank to beat) or among its kickers: as a pair, beside the
+        one ``x`` held; as a solo, read as the lowest rank that gives valid kickers, which
+        is among the first ``main ranks + kickers`` ranks F may stand for (one of them is
+        neither in the main part nor among the other kickers).
         """
         rules = self.rules
         if to_beat.kind == Kind.ROCKET:
@@ -1122,10 +1144,18 @@ class WildcardGenerator:
                         v = variants[id(m)] = self._variants(m)
                         self.alive.append(m)
                         out += v
+                width = KIND_SHAPE[kind][0]
+                spec = self.attach_spec.get(kind)
+                if spec is not None:
+                    kw = spec.kicker_width
+                    bound = self.wild_list[min(length * (1 + spec.per_unit) - 1, len(self.wild_list) - 1)]
                 for (x, one), table in zip(self.wild, self.own):
                     cx = c[x]
                     if cx >= 4:
                         continue
+                    if not (cx == width - 1 and x > above) and (
+                            spec is None or (cx != 1 if kw == 2 else cx > 2 or x > bound)):
+                        continue                  # reading x adds no reply (docstring)
                     c[x] = cx + 1
                     shift = 4 * x
                     news = [m for m in gen.collect(c, kind, length, above, leading=False)

@@ -125,8 +125,8 @@ def _score(bits: int, rules: Rules):
 @lru_cache(maxsize=256)
 def _bidding(bits: int) -> float:
     from .bidding.models import seed_svm
-    from .bidding.data import hands_frame
-    return float(seed_svm().decision_function(hands_frame([Hand.from_bits(bits)]))[0])
+    from .bidding.data import hands_frame, natural_readings
+    return float(seed_svm().decision_function(hands_frame(natural_readings(Hand.from_bits(bits)))).max())
 
 
 def leading_observation(bits: int, rules: Rules, to_beat: Optional[Move] = None) -> Observation:

@@ -8,6 +8,7 @@ from ddzlab.agents import Agent, make_agent, play_game
 from ddzlab.agents.threshold_bidder import ThresholdBidder
 from ddzlab.bidding.data import load_calls
 from ddzlab.bidding.models import make_bidder, save_bidder
+from ddzlab.cards import Hand
 from ddzlab.matches import bidding_match
 from ddzlab.game import Game, Phase
 from ddzlab.deals import generate_deals
@@ -65,3 +66,19 @@ def test_bidding_match_is_reproducible():
     assert a.equals(b) and len(a) == 9 and sorted(set(a.seat)) == [0, 1, 2]
     assert set(a.bid) <= {1, 2, 3}
     assert ((a.points > 0) == a.won).all()          # the seat's side won iff it scored
+
+
+def test_a_flower_card_scores_as_its_best_reading():
+    """Under the wildcard rules the bidding model (which reads natural cards) scores a hand
+    holding F as the best of the hands F may stand for, not as the hand without F."""
+    from ddzlab.rules import WILDCARD
+    bidder = ThresholdBidder()
+    hand = Hand("33345678TJQKAA2BF")                  # F as a 3 makes a bomb
+    nat = hand.bits - (1 << 60)
+    readings = [Hand.from_bits(nat + (1 << (4 * x))) for x in range(12) if nat >> (4 * x) & 15 < 4]
+    assert len(readings) == 12 and all(len(h) == 17 for h in readings)
+    want = max(ThresholdBidder().score(h) for h in readings)
+    assert bidder.score(hand) == pytest.approx(want)
+    assert bidder.score(hand) > ThresholdBidder().score(Hand.from_bits(nat)) + 0.5
+    assert bidder.level(hand) == 1 and bidder.level(Hand.from_bits(nat)) == 0
+    assert WILDCARD.wild_ranks == tuple(range(12))    # the readings above: F as 3..A

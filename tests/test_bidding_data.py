@@ -69,3 +69,16 @@ def test_hands_frame_refuses_labels_of_another_length():
     for labels in ([1], [1, 0, 1]):
         with pytest.raises(ValueError, match="labels"):
             hands_frame(["33", "44"], labels)
+
+
+def test_natural_readings_of_the_flower_card():
+    from ddzlab.bidding.data import natural_readings
+    plain = Hand("3456789TJQKA2BR22")
+    assert natural_readings(plain) == [plain]
+    hand = Hand("3333456789TJQKAAF")              # four 3s: F cannot be a fifth
+    got = natural_readings(hand)
+    assert len(got) == 11 and len(set(got)) == 11
+    for h in got:
+        assert len(h) == 17 and not h.bits >> 60
+        diff = Hand.from_bits(h.bits - (hand.bits - (1 << 60)))
+        assert len(diff) == 1 and diff.ranks()[0] in range(1, 12)

@@ -205,6 +205,14 @@ def test_replay_seat_view_hides_other_hands_and_evaluations(duel_record):
     assert rep.step == 0 and rep.record.seats == ("smallest", "greedy", "greedy")
 
 
+def test_bidding_value_reads_the_flower_card():
+    from ddzlab.agents.threshold_bidder import ThresholdBidder
+    hand = "33345678TJQKAA2BF"                        # F as a 3 makes a bomb
+    insp = HandInspector(hand, rules="wildcard", agents=[], background=False)
+    assert insp.bid_value == pytest.approx(ThresholdBidder().score(hand))
+    assert insp.bid_value > ThresholdBidder().score(hand.replace("F", ""))
+
+
 def test_replay_of_a_bidding_game_shows_bids():
     agents = [make_agent("threshold_bidder", seed=0), make_agent("smallest"), make_agent("smallest")]
     game, evals = play_recorded(Game(seed=4), agents)

@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from ..bidding.data import hands_frame
+from ..bidding.data import hands_frame, natural_readings
 from ..bidding.models import load_bidder, seed_svm
 from ..cards import Hand, as_hand
 from ..deals import SeedLike
@@ -81,11 +81,12 @@ class ThresholdBidder:
         self._cache: dict[int, float] = {}
 
     def score(self, hand: Union[Hand, str]) -> float:
-        """The model's score of one hand (memoised: a seat scores its hand once per deal)."""
+        """The model's score of one hand (memoised: a seat scores its hand once per deal); a
+        hand holding the flower card F scores as its best reading (`natural_readings`)."""
         h = as_hand(hand)
         s = self._cache.get(h.bits)
         if s is None:
-            s = float(self._score(hands_frame([h]))[0])
+            s = float(np.max(self._score(hands_frame(natural_readings(h)))))
             if len(self._cache) > 10_000:
                 self._cache.clear()
             self._cache[h.bits] = s

@@ -22,9 +22,10 @@ from typing import Union
 
 import pandas as pd
 
-from ..cards import COPIES, Hand, as_hand
+from ..cards import COPIES, F_BIT, Hand, as_hand
 from ..config import DATA_DIR
 from ..errors import DdzError
+from ..rules import WILDCARD
 
 CALLS_PATH = DATA_DIR / "call.csv"
 HAND_SIZE = 17
@@ -90,6 +91,22 @@ def hands_frame(hands: Iterable[HandLike], labels: Iterable[int] | None = None) 
             raise ValueError(f"{len(hs)} hands but {len(ys)} labels")
         df["label"] = pd.Series(ys, dtype="int64")
     return df
+
+
+def natural_readings(hand: HandLike) -> list[Hand]:
+    """The natural hands a hand stands for, for models that read natural cards only: the
+    hand itself, or for a hand holding the flower card ``F`` (wildcard rules, REFERENCE §7)
+    one hand per rank 3..A that ``F`` may be read as (a rank held four times left out). A
+    model scores such a hand as its best reading, as `min_plays` does.
+
+    >>> [str(h) for h in natural_readings("3333456789TJQKAAF")][:2]
+    ['33334456789TJQKAA', '33334556789TJQKAA']
+    """
+    h = as_hand(hand)
+    if not h.bits & F_BIT:
+        return [h]
+    nat = h.bits - F_BIT
+    return [Hand.from_bits(nat + (1 << (4 * x))) for x in WILDCARD.wild_ranks if nat >> (4 * x) & 15 < 4]
 
 
 def as_hands(X: object) -> list[Hand]:
