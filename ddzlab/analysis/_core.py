@@ -257,7 +257,7 @@ class Tables:
         key = ((bits & self.chain_mask) >> (4 * r), r, total)
         got = self.options_cache.get(key)
         if got is None:
-            if len(self.options_cache) >= 1 << 14:
+            if len(self.options_cache) >= 1 << 16:    # at most ~75 MB
                 self.options_cache.clear()
             got = self.options_cache[key] = self._chain_options(bits, r, total)
         return got
