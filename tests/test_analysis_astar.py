@@ -185,3 +185,27 @@ def test_flat_table_capped_shapes_match_direct_generation(rules: Rules) -> None:
             left -= k
         key += int(rng.integers(0, 3)) << 20
         assert tab.flat_plays(key) == direct(key)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
+def test_bounded_and_multi_root_search(rules: Rules) -> None:
+    """`_astar`'s contract (what the wildcard searches rely on): with a bound it finds the
+    fewest plays when they are below it and nothing otherwise; from several roots, the
+    fewest over them (plays already made included), from the root it names."""
+    from ddzlab.analysis.astar import _astar, _rebuild
+    tab = tables(rules)
+    rng = np.random.default_rng(44)
+    hands = [(clumpy_hand if i % 2 else random_hand)(rng, rules, int(rng.integers(3, 15))) for i in range(30)]
+    want = [min_plays(h, rules).plays for h in hands]
+    for h, w in zip(hands, want):
+        for heuristic in ("zero", "strong"):
+            assert _astar(tab, [(0, h.bits)], heuristic, w + 1).plays == w
+            assert _astar(tab, [(0, h.bits)], heuristic, w).plays is None
+    for i in range(0, 30, 3):
+        roots = [(g0, h.bits) for g0, h in zip((2, 0, 1), hands[i:i + 3])]
+        res = _astar(tab, roots, "strong")
+        costs = [g0 + w for (g0, _), w in zip(roots, want[i:i + 3])]
+        k = res.extra["root"]
+        assert res.plays == min(costs) and costs[k] == res.plays
+        moves = _rebuild(tab, res)
+        assert sum(m.cards for m in moves) == roots[k][1] and len(moves) + roots[k][0] == res.plays
