@@ -29,7 +29,7 @@ from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
 from ._core import hand_bits, moves_text, tables
 from .astar import _astar, heuristic_value, read_rules
-from .score import homework_score, reward, score_bound
+from .score import MAX_REWARD, homework_score, reward
 
 
 @dataclass
@@ -155,32 +155,39 @@ def _beaten(bound: float, above: float, ties: bool) -> bool:
     return bound < above if ties else bound <= above
 
 
-def _cut(n: int, above: float, extra: int, ties: bool = False) -> Optional[int]:
-    """The fewest plays ``s`` from which ``s + extra`` plays of an ``n``-card hand cannot
-    beat ``above`` (`score_bound` decreases in the plays); None: no such cut."""
+def _bound(s: int, cards: int, extra: tuple) -> float:
+    """An upper bound on the score of ``s`` plays of ``cards`` cards after ``extra`` =
+    (plays, reward) already made: at most 7 per play and 7/6 per card (`score_bound`,
+    which it equals without ``extra``); decreasing in ``s``."""
+    s0, w0 = extra
+    return homework_score(w0 + min(MAX_REWARD * s, MAX_REWARD * cards // 6), s + s0)
+
+
+def _cut(cards: int, above: float, extra: tuple, ties: bool = False) -> Optional[int]:
+    """The fewest plays ``s`` from which `_bound` cannot beat ``above``; None: no such cut."""
     if above == -math.inf:
         return None
-    for s in range(1, n + 1):
-        if _beaten(score_bound(s + extra, n), above, ties):
+    for s in range(1, cards + 1):
+        if _beaten(_bound(s, cards, extra), above, ties):
             return s
     return None
 
 
-def _natural_best(bits: int, rules: Rules, prune: bool, memo: bool, n: int,
+def _natural_best(bits: int, rules: Rules, prune: bool, memo: bool,
                   above: float = -math.inf, extra: tuple = (0, 0), ties: bool = False,
                   s_min: Optional[int] = None) -> Optional[ScoreResult]:
     """The best score of natural cards ``bits`` (rules without F) after ``extra`` = (plays,
-    reward) already made, scored as a split of an ``n``-card hand. With ``prune`` and an
-    incumbent score ``above``, the play counts that cannot beat it (or tie it, with
-    ``ties``) are not searched (their bound is computed from ``n``), and None means no
-    split does; ``s_min``, if known, is the fewest plays of ``bits``. With
+    reward) already made. With ``prune`` and an incumbent score ``above``, the play
+    counts that cannot beat it (or tie it, with ``ties``) are not searched (`_bound`), and
+    None means no split does; ``s_min``, if known, is the fewest plays of ``bits``. With
     ``prune=False`` every count is searched and the best is returned."""
     tab = tables(rules)
     search = _Search(rules, prune, memo)
     r0 = tab.chain_ranks[0] if tab.chain_ranks else 0
     s0, w0 = extra
+    cards = bits_size(bits)
     if prune:
-        cut = _cut(n, above, s0, ties)
+        cut = _cut(cards, above, extra, ties)
         if s_min is None:
             s_min = _astar(tab, [(0, bits)], "strong", cut).plays
         if s_min is None or (cut is not None and s_min >= cut):
@@ -189,9 +196,9 @@ def _natural_best(bits: int, rules: Rules, prune: bool, memo: bool, n: int,
         s_min = 1
     best = (-math.inf, 0, 0)
     values: dict[int, int] = {}
-    for s in range(s_min, bits_size(bits) + 1):
+    for s in range(s_min, cards + 1):
         if prune:
-            bound = score_bound(s + s0, n)
+            bound = _bound(s, cards, extra)
             if best[2] and bound <= best[0] or above > -math.inf and _beaten(bound, above, ties):
                 break
         v = search.value(r0, bits, (), s)
@@ -231,7 +238,6 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
     if not bits & f_bit:
         return best_score(Hand.from_bits(bits), read, prune, memo)
     nat = bits - f_bit
-    n = bits_size(bits)
     gen = generator(rules)
     tab = tables(read)
     full, order = [], []
@@ -248,7 +254,7 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
     for s_min, x, b in order:
         above = best.score if best is not None else -math.inf
         ties = best is not None and x < best_x
-        res = _natural_best(b, read, prune, memo, n, above, ties=ties, s_min=s_min)
+        res = _natural_best(b, read, prune, memo, above, ties=ties, s_min=s_min)
         if res is None:
             continue
         nodes += res.nodes
@@ -264,7 +270,7 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
                 res = ScoreResult(homework_score(w, 1), w, 1, [])
             else:
                 above = best.score if best is not None else -math.inf
-                res = _natural_best(rest, read, prune, memo, n, above, (1, reward(m.kind)))
+                res = _natural_best(rest, read, prune, memo, above, (1, reward(m.kind)))
                 if res is None:
                     continue
                 nodes += res.nodes
@@ -295,7 +301,7 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
     if rules.wildcard is not None:
         res = _wild_best_score(bits, rules, prune, memo)
     else:
-        res = _natural_best(bits, rules, prune, memo, bits_size(bits))
+        res = _natural_best(bits, rules, prune, memo)
     res.seconds = time.perf_counter() - t0
     return res
 
