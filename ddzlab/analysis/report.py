@@ -11,8 +11,8 @@ over the ranks the flower card F may stand for (one A* over all readings for the
 plays; for the best score a search per reading, each bounded by the best score so far),
 hand power and hints search over every reading's plays at once. F read as a rank the hand
 holds four times is tried play by play, so big hands with F cost more: the best score takes
-up to a few seconds to 40 cards and up to a minute at 45–50, the fewest plays seconds at 50
-and a minute or two on the whole 55-card deck (both announced up front).
+up to a few seconds to 40 cards and 5–20 s at 45–50, the fewest plays 1–4 s at 50 and a
+minute or two on the whole 55-card deck (both announced up front).
 """
 from __future__ import annotations
 
