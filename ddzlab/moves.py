@@ -640,12 +640,11 @@ class WildcardGenerator:
         self.plain1: dict[int, list[Move]] = {}
         #: attachment kind -> (`_main_row` per rank, `_kick_row` per rank), built on first use
         self.unit_rows = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
-        #: the natural generator's `unit_attach` entries, each with two tables (F in the main
-        #: part; F among the kickers): rank pattern -> [`_unit_list` per rank]. Lists drawn
-        #: from the ranks held once or more (few patterns, long lists) are cached per rank,
-        #: a trio's pair kickers with F in the trio as one list per f2 (`_pair_kicked`);
-        #: the rest is listed straight from the rows (short lists, many patterns).
-        self.unit_plan = [(bw, kw, k, table, a, ({}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
+        #: the natural generator's `unit_attach` entries, each with three tables (F in the
+        #: main part; F among the kickers; F in the main part, a pair as two solos): rank
+        #: pattern -> [`_unit_list` per rank]; a trio's pair kickers with F in the trio are
+        #: one list per f2 (`_pair_kicked`). Each list depends on one rank pattern only.
+        self.unit_plan = [(bw, kw, k, table, a, ({}, {}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
         #: (kind, start, length, x) -> `_main_plane`'s {kicker set: move}; -> its two-kicker rows
         self.main_kicks: dict[tuple[Kind, int, int, int], dict[int, Move]] = {}
         self.main_pair_rows: dict[tuple[Kind, int, int, int], list] = {}
@@ -792,21 +791,22 @@ class WildcardGenerator:
                 out += row[x]
         # trios and quads with kickers, from the rows of `unit_rows`
         for bw, kw, k, table, a, parts in self.unit_plan:
-            if wild[bw - 1] and kw == 2:          # F in the trio or quad of t, natural pairs
-                e = parts[0].get(f2) if bw == 3 else None
-                if e is None:                     # (a trio's list depends on f2 alone: cached)
-                    e = self._pair_kicked(a, bw, k, table, ranks, wild)
-                    if bw == 3:
-                        parts[0][f2] = e
+            if wild[bw - 1] and kw == 2 and bw == 3:  # F in a trio, natural pairs: by f2 alone
+                e = parts[0].get(f2)
+                if e is None:
+                    e = parts[0][f2] = self._pair_kicked(a, bw, k, table, ranks, wild)
                 out += e
-            elif wild[bw - 1]:                    # ... natural solos: cached by rank pattern
-                row = parts[0].get(f1) or self._new_row(parts[0], f1)
+            elif wild[bw - 1]:                    # F in the trio or quad of t: per rank, by pattern
+                fk = flags_of[kw]
+                row = parts[0].get(fk) or self._new_row(parts[0], fk)
                 for t in wild[bw - 1]:
                     e = row[t]
                     out += e if e is not None else self._unit_list(a, 0, t, row, ranks, wild, table)
                 if k == 2 and kw == 1:            # ... and a natural pair as two solos
-                    rows = self.unit_rows[a.kind][0]
-                    out += [rows[t][r][r] for t in wild[bw - 1] for r in ranks[2] if r != t]
+                    row = parts[2].get(f2) or self._new_row(parts[2], f2)
+                    for t in wild[bw - 1]:
+                        e = row[t]
+                        out += e if e is not None else self._unit_list(a, 2, t, row, ranks, wild, table)
             if not ranks[bw]:
                 continue
             if k == 1 and kw == 1:                # F as the solo of a natural trio or quad
@@ -836,14 +836,16 @@ class WildcardGenerator:
 
     def _unit_list(self, a: AttachSpec, part: int, t: int, row_of_lists: list, ranks: tuple, wild: tuple,
                    table: list) -> list[Move]:
-        """The moves of ``a`` on the trio or quad of ``t`` with F, when the kickers are solos
-        or F is the one pair: F in the main part with natural kickers of distinct ranks
-        (``part`` 0), or F among the kickers (1); kept in ``row_of_lists[t]`` (the row of
-        the rank pattern the list depends on)."""
+        """The moves of ``a`` on the trio or quad of ``t`` with F: in the main part with natural
+        kickers of distinct ranks (``part`` 0) or a natural pair as two solos (2), or F among
+        the kickers (1, when the kickers are solos or F is the one pair); kept in
+        ``row_of_lists[t]`` (the row of the rank pattern the list depends on)."""
         width, kw, k = KIND_SHAPE[a.base][0], a.kicker_width, a.per_unit
-        if part == 0:
+        if part != 1:
             row = self.unit_rows[a.kind][0][t] or self._main_row_of(a, width, t, table)
-            if k == 1:
+            if part == 2:
+                out = [row[r][r] for r in ranks[2] if r != t]
+            elif k == 1:
                 out = [row[r] for r in ranks[kw] if r != t]
             else:
                 p = [r for r in ranks[kw] if r != t]
