@@ -652,12 +652,12 @@ class WildcardGenerator:
         self.in_main: list[dict[int, Move]] = [{} for _ in range(N_RANKS)]
         #: per chain shape (width, step) of planes: its attachments, each with two tables of
         #: planes with F (among the kickers: rank pattern -> {start << 4 | length: moves}; in
-        #: the chain: rank pattern -> {start << 8 | length << 4 | x: moves}), and
-        #: `_chains_through` caches (chain-rank flags -> chains; -> [chains through x per rank])
+        #: the chain: rank pattern -> {start << 8 | length << 4 | x: moves}), and the
+        #: shape's chains (chain-rank flags -> `_plane_chains`)
         shapes: dict[tuple[int, int], list] = {}
         for a, base in self.natural.chain_attach:
             shapes.setdefault(base[:2], []).append((a, {}, {}))
-        self.plane_plan = [(shape, attachments, {}, {}) for shape, attachments in shapes.items()]
+        self.plane_plan = [(shape, attachments, {}) for shape, attachments in shapes.items()]
         #: (kind, start, length) of a natural plane -> {natural kickers: the move with F too}
         self.kick_planes: dict[tuple[Kind, int, int], dict[int, Optional[Move]]] = {}
         #: kind -> its attachment spec (`following` reads the kicker shape)
@@ -970,14 +970,15 @@ class WildcardGenerator:
         rank pattern their kickers draw from, like `_unit_list`'s."""
         gen = self.natural
         c = None
-        for (width, step), attachments, runs, through in self.plane_plan:
+        for (width, step), attachments, runs in self.plane_plan:
             f = flags[width] & gen.chain_flags
-            natural = runs.get(f)
-            if natural is None:
-                natural = runs[f] = self._chains_through(f, step, None)
-            trow = through.get(f)
-            if trow is None:
-                trow = through[f] = [None] * N_RANKS
+            entry = runs.get(f)
+            if entry is None:
+                entry = runs[f] = self._plane_chains(f, step)
+            natural, through = entry
+            if not natural and not through:
+                continue
+            gx = flags[width - 1] & self.wild_mask      # the ranks F may fill a link of
             for a, kick_lists, main_lists in attachments:
                 lo, hi, kw = a.min_units, a.max_units, a.kicker_width
                 if natural:                       # F among the kickers of a natural chain
@@ -994,24 +995,28 @@ class WildcardGenerator:
                                     c = unpack(nat)
                                 e = lists[s << 4 | n] = self._kick_plane(c, a, width, n, s)
                             out += e
-                if not wild[width - 1]:
+                if not gx:
                     continue
                 pattern = flags[kw] if kw == 2 or a.distinct else flags[1] | flags[2] << 64 | flags[3] << 128
                 lists = main_lists.get(pattern)
                 if lists is None:
                     lists = main_lists[pattern] = {}
-                for x in wild[width - 1]:         # F in the chain, read as x
-                    chains = trow[x]
-                    if chains is None:
-                        chains = trow[x] = self._chains_through(f, step, x)
-                    for s, n in chains:
-                        if lo <= n <= hi:
-                            e = lists.get(s << 8 | n << 4 | x)
-                            if e is None:
-                                if c is None:
-                                    c = unpack(nat)
-                                e = lists[s << 8 | n << 4 | x] = self._main_plane(c, a, n, s, x, ranks)
-                            out += e
+                for s, n, x, key in through:      # F in the chain, read as x
+                    if gx >> (4 * x) & 1 and lo <= n <= hi:
+                        e = lists.get(key)
+                        if e is None:
+                            if c is None:
+                                c = unpack(nat)
+                            e = lists[key] = self._main_plane(c, a, n, s, x, ranks)
+                        out += e
+
+    def _plane_chains(self, flags: int, step: int) -> tuple[list, list]:
+        """The chains over the chain ranks ``flags``: (start, length) of the natural ones,
+        and (start, length, x, key) of those F completes by filling the link ``x``, for
+        every rank F may stand for (`_planes` keeps those whose ``x`` is held often enough)."""
+        through = [(s, n, x, s << 8 | n << 4 | x) for x in self.wild_list
+                   for s, n in self._chains_through(flags, step, x)]
+        return self._chains_through(flags, step, None), through
 
     def _chains_through(self, flags: int, step: int, x: Optional[int]) -> list[tuple[int, int]]:
         """(start, length) of the chains of two or more links ``step`` apart over the chain
