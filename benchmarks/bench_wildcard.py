@@ -25,7 +25,10 @@ The wildcard tables grow with the patterns they meet (tens of MB after tens of t
 hands holding F), and memory locality with them: the replayed hands are timed once more at
 the end, with the tables the unseen rounds filled.
 
-Run: ``python benchmarks/bench_wildcard.py [--hands 3000] [--rounds 5] [--warm 5000]``.
+Last, whole games: random and greedy self-play on both rule sets (`ddzlab.arena.duel_games`,
+the same number of deals, CPU time), and `min_plays` on wildcard hands.
+
+Run: ``python benchmarks/bench_wildcard.py [--hands 3000] [--rounds 5] [--warm 5000] [--games 200]``.
 """
 import argparse
 import time
@@ -83,6 +86,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warm", type=int, default=5000, help="hands that fill the tables before the unseen rounds")
+    parser.add_argument("--games", type=int, default=200, help="deals of self-play per rule set (each played twice)")
     args = parser.parse_args()
     same = hand_sets(args.hands, seed=20)             # first, in a fresh process: replayed hands
     engines = [Engine(name, each(lambda h, r=rules: legal_moves(h, r), hands, False), len(hands))
@@ -110,6 +114,18 @@ def main() -> None:
     time_rounds(engines, args.rounds)
     print()
     report(engines, "leading moves, the replayed hands again, now with the tables the unseen rounds filled")
+
+    from ddzlab.arena import duel_games
+    print()
+    for agent in ("random", "greedy"):
+        rates = {}
+        for rules in ("standard", "wildcard"):
+            duel_games(agent, agent, 20, rules=rules, progress=False, seed=1)        # warm up
+            t = time.process_time()
+            games = duel_games(agent, agent, args.games, rules=rules, progress=False, seed=2)
+            rates[rules] = len(games) / (time.process_time() - t)
+        print(f"{agent} self-play, {2 * args.games} games each: standard {rates['standard']:,.0f} games/s, "
+              f"wildcard {rates['wildcard']:,.0f} ({rates['wildcard'] / rates['standard']:.2f}x)")
 
     from ddzlab.analysis import min_plays
     print()
