@@ -404,13 +404,13 @@ class MoveGenerator:
                 self._more_kickers(c, a, base, n, s, leading, out)
 
     def _two_kickers(self, a: AttachSpec, n: int, s: int, pool: Sequence[int], doubles: Sequence[int],
-                     out: list[Move]) -> None:
+                     out: list[Move], rows: Optional[list] = None) -> None:
         """Append the moves of ``a`` on the main part of ``n`` units from ``s`` carrying two
         kickers (most planes, four+two): ``pool`` the ranks holding a kicker, ``doubles``
-        the ranks holding two (a pair as two solos). From a table built on first use."""
-        rows = self.pair_rows.get((a.kind, s, n))
+        the ranks holding two (a pair as two solos). From a table built on first use, or
+        from ``rows`` of the same shape (the wildcard generator's, with F in the chain)."""
         if rows is None:
-            rows = self._pair_rows(a, s, n)
+            rows = self.pair_rows.get((a.kind, s, n)) or self._pair_rows(a, s, n)
         main = self.main_ranks[a.kind, s, n]
         pool = [r for r in pool if r not in main]
         out += [row[q] for i, r in enumerate(pool) for row in (rows[r],) for q in pool[i + 1:]]
@@ -794,7 +794,7 @@ class WildcardGenerator:
             if wild[bw - 1] and kw == 2 and bw == 3:  # F in a trio, natural pairs: by f2 alone
                 e = parts[0].get(f2)
                 if e is None:
-                    e = parts[0][f2] = self._pair_kicked(a, bw, k, table, ranks, wild)
+                    e = parts[0][f2] = self._pair_kicked(a, bw, table, ranks, wild)
                 out += e
             elif wild[bw - 1]:                    # F in the trio or quad of t: per rank, by pattern
                 fk = flags_of[kw]
@@ -840,36 +840,32 @@ class WildcardGenerator:
         kickers of distinct ranks (``part`` 0) or a natural pair as two solos (2), or F among
         the kickers (1, when the kickers are solos or F is the one pair); kept in
         ``row_of_lists[t]`` (the row of the rank pattern the list depends on)."""
-        width, kw, k = KIND_SHAPE[a.base][0], a.kicker_width, a.per_unit
-        if part != 1:
+        width, k = KIND_SHAPE[a.base][0], a.per_unit
+        if part == 0:
+            out = self._main_kicked(a, width, t, table, ranks)
+        elif part == 2:
             row = self.unit_rows[a.kind][0][t] or self._main_row_of(a, width, t, table)
-            if part == 2:
-                out = [row[r][r] for r in ranks[2] if r != t]
-            elif k == 1:
-                out = [row[r] for r in ranks[kw] if r != t]
-            else:
-                p = [r for r in ranks[kw] if r != t]
-                out = [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+            out = [row[r][r] for r in ranks[2] if r != t]
         else:
             row = self._kick_row_of(a, width, t)
             out = [row[y] for y in wild[1] if y != t] if k == 1 else [row[r] for r in ranks[1] if r != t]
         row_of_lists[t] = out
         return out
 
-    def _pair_kicked(self, a: AttachSpec, width: int, k: int, table: list, ranks: tuple,
-                     wild: tuple) -> list[Move]:
-        """The moves of ``a`` (pair kickers) with F in the trio or quad of any ``t`` it may
-        stand for, natural pairs as kickers."""
-        out: list[Move] = []
-        rows = self.unit_rows[a.kind][0]
-        for t in wild[width - 1]:
-            row = rows[t] or self._main_row_of(a, width, t, table)
-            if k == 1:
-                out += [row[r] for r in ranks[2] if r != t]
-            else:
-                p = [r for r in ranks[2] if r != t]
-                out += [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
-        return out
+    def _main_kicked(self, a: AttachSpec, width: int, t: int, table: list, ranks: tuple) -> list[Move]:
+        """The moves of ``a`` with F in the trio or quad of ``t`` and natural kickers of
+        distinct ranks (as `MoveGenerator.leading` lists them from its rows)."""
+        row = self.unit_rows[a.kind][0][t] or self._main_row_of(a, width, t, table)
+        pool = ranks[a.kicker_width]
+        if a.per_unit == 1:
+            return [row[r] for r in pool if r != t]
+        p = [r for r in pool if r != t]
+        return [row[r][q] for i, r in enumerate(p) for q in p[i + 1:]]
+
+    def _pair_kicked(self, a: AttachSpec, width: int, table: list, ranks: tuple, wild: tuple) -> list[Move]:
+        """`_main_kicked` for every rank ``t`` F may fill a trio of (pair kickers: the whole
+        list depends on the ranks held twice alone)."""
+        return [m for t in wild[width - 1] for m in self._main_kicked(a, width, t, table, ranks)]
 
     def _main_row_of(self, a: AttachSpec, width: int, t: int, table: list) -> list:
         """`_main_row` of ``t``, built on first use and kept in `unit_rows`."""
@@ -957,10 +953,11 @@ class WildcardGenerator:
                 return canon(main + F_BIT, kind, t, 1)
             return [canon(main + (1 << (4 * r)) + F_BIT, kind, t, 1) if r != t and deck[r] else None
                     for r in range(N_RANKS)]
+        fmove = self._fmove                   # F pairs with a natural y: its only reading
         if a.per_unit == 1:
-            return [canon(main + (1 << (4 * y)) + F_BIT, kind, t, 1) if wild[y] else None
+            return [fmove(main + (1 << (4 * y)) + F_BIT, kind, t, 1, y) if wild[y] else None
                     for y in range(N_RANKS)]
-        return [[canon(main + (2 << (4 * q)) + (1 << (4 * y)) + F_BIT, kind, t, 1)
+        return [[fmove(main + (2 << (4 * q)) + (1 << (4 * y)) + F_BIT, kind, t, 1, y)
                  if wild[y] and q != y and q != t and deck[q] >= 2 else None
                  for y in range(N_RANKS)] for q in range(N_RANKS)]
 
@@ -1047,11 +1044,8 @@ class WildcardGenerator:
             if rows is None:
                 natural = gen.pair_rows.get((a.kind, s, n)) or gen._pair_rows(a, s, n)
                 rows = self.main_pair_rows[key] = [[m and self._in_main(m, x) for m in row] for row in natural]
-            main = gen.main_ranks[a.kind, s, n]
-            pool = [r for r in ranks[a.kicker_width] if r not in main]
-            out = [row[q] for i, r in enumerate(pool) for row in (rows[r],) for q in pool[i + 1:]]
-            if a.kicker_width == 1 and not a.distinct:
-                out += [rows[r][r] for r in ranks[2] if r not in main]
+            out: list[Move] = []
+            gen._two_kickers(a, n, s, ranks[a.kicker_width], ranks[2], out, rows)
             return out
         base = gen._base_spec(a)
         kicks = gen._plane_kicks(c, a, base, n, s, True)
