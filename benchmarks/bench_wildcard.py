@@ -25,7 +25,8 @@ The wildcard tables grow with the patterns they meet (tens of MB after tens of t
 hands holding F), and memory locality with them: the replayed hands are timed once more at
 the end, with the tables the unseen rounds filled.
 
-Last, whole games: random and greedy self-play on both rule sets (`ddzlab.arena.duel_games`,
+Then replies (``legal_moves(hand, rules, to_beat)``, each hand answering a random lead of
+another hand, replayed like the leads; no target). Last, whole games: random and greedy self-play on both rule sets (`ddzlab.arena.duel_games`,
 the same number of deals, CPU time), and `min_plays` / `best_score` on wildcard hands. The
 tables' memory is measured by ``bench_wildcard_memory.py``.
 
@@ -100,6 +101,21 @@ def main() -> None:
     print("leading moves per hand (mean): " + ", ".join(
         f"{name} {np.mean([len(legal_moves(h, rules)) for h in hands]):.0f}"
         for name, rules, hands in zip(NAMES, RULES, same)))
+
+    # replies: each hand answers a random lead of the next hand (same pairs every round)
+    rng = np.random.default_rng(7)
+    pairs = [[(h, leads[int(rng.integers(len(leads)))])
+              for h, o in zip(hands, hands[1:] + hands[:1]) for leads in [legal_moves(o, rules)]]
+             for rules, hands in zip(RULES, same)]
+    engines = [Engine(name, each(lambda p, r=rules: legal_moves(p[0], r, p[1]), ps, False), len(ps))
+               for name, rules, ps in zip(NAMES, RULES, pairs)]
+    time_rounds(engines, 1)
+    for e in engines:
+        e.seconds.clear()
+    time_rounds(engines, args.rounds)
+    print()
+    print(f"replies to a random lead of another hand, the same {args.hands:,} pairs each round, CPU time")
+    print(table(engines, "lists/s", "standard 20"))
 
     for hands in hand_sets(args.warm, seed=1):        # then fill both generators' tables further
         for h in hands:
