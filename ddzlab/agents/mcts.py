@@ -27,14 +27,26 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   moves, half the solos, chosen at random, are dropped first); ``greedy`` (the greedy
   agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
-  caps; both may be set). ``clock`` is the time source, replaceable in tests.
+  caps; both may be set). ``clock`` is the time source, replaceable in tests;
+* ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
+  (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
+  second of ``python``, today's loops below. The compiled core plays the standard and mini
+  rules with the uniform and bomb guessers and the three rollouts above; a search it cannot
+  play (homework or wildcard rules, the policy guesser, a custom guesser or rollout) runs
+  on the Python backend and a warning says so once (``backend=numba`` asked explicitly
+  raises instead). ``last_backend`` names the backend of the last search. Both backends
+  search alike (same tree, same components) but draw different random numbers, so a
+  seed gives the same move within a backend, not across them.
 
-Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 200 iterations per
-move (`DEFAULT_ITERATIONS`; 4 worlds for ``mcts``): on the standard rules an ``ismcts``
-decision then takes about 55 ms of CPU on average and about 0.12 s at worst, ``mcts``
-somewhat less (`benchmarks/bench_mcts.py`, which also profiles; a shared machine). The
-split filter and the greedy rollout choice depend only on the hand and the move to beat,
-so both are memoised per agent.
+Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 4 worlds for
+``mcts``, and per move 8,000 iterations compiled (`COMPILED_ITERATIONS`), 200 on the
+Python backend (`DEFAULT_ITERATIONS`, also when a search falls back to it): about the same
+CPU time per move on both, since an iteration costs about 1/50 compiled (an ``ismcts``
+decision on the standard rules: about 55 ms on average at 200 Python iterations, 0.12 s at
+worst; 200 compiled iterations take about 2 ms; `benchmarks/bench_search.py`,
+`benchmarks/bench_mcts.py`; a shared machine). On the Python backend the split filter and
+the greedy rollout choice are memoised per agent (they depend only on the hand and the
+move to beat).
 Against `rulev1`, 200 iterations beat 100 by +0.15 WP (paired, 95% CI ±0.12, 31 deals). Filters and rollouts only choose among `Game.legal_moves`; worlds
 are played forward with `Game.copy` and the unchecked `Game.push`.
 
@@ -47,6 +59,7 @@ from __future__ import annotations
 import math
 import random
 import time
+import warnings
 from typing import Callable, Optional, Union
 
 
@@ -61,8 +74,12 @@ from .base import register_agent
 from .greedy import GreedyAgent, greedy_choice
 from .smallest import SmallestAgent
 
-#: iterations per move by default: a move stays under 0.25 s of CPU (benchmarks/bench_mcts.py)
+#: iterations per move by default on the Python backend: a move stays under 0.25 s of CPU
+#: (benchmarks/bench_mcts.py)
 DEFAULT_ITERATIONS = 200
+#: iterations per move by default on the compiled backend: about the CPU time per move of
+#: `DEFAULT_ITERATIONS` on the Python backend (benchmarks/README.md)
+COMPILED_ITERATIONS = 8000
 
 
 class MCTSConfigError(DdzError):
@@ -188,6 +205,43 @@ def side_won(game: Game, seat: int) -> bool:
     return (w == game.landlord) == (seat == game.landlord)
 
 
+# -- backends -------------------------------------------------------------------------------
+BACKENDS = ("numba", "python")
+_NOTED: set[str] = set()
+
+
+def _note_once(text: str) -> None:
+    """Tell the user once per process which backend runs and why (a warning)."""
+    if text not in _NOTED:
+        _NOTED.add(text)
+        warnings.warn(text, stacklevel=3)
+
+
+def numba_error() -> Optional[str]:
+    """Why the compiled core cannot run in this process (None: it can)."""
+    try:
+        import ddzlab.search  # noqa: F401  (imports numba)
+    except ImportError as e:
+        return f"numba does not import ({e})"
+    return None
+
+
+def resolve_backend(backend: Optional[str]) -> str:
+    """The backend an agent asked for (None: numba when it imports, else python with a
+    warning saying so)."""
+    if backend is not None and backend not in BACKENDS:
+        raise MCTSConfigError(f"unknown backend {backend!r}: numba or python")
+    if backend == "python":
+        return "python"
+    why = numba_error()
+    if why is None:
+        return "numba"
+    if backend == "numba":
+        raise MCTSConfigError(f"backend=numba is not available: {why}; pip install numba, or use backend=python")
+    _note_once(f"MCTS runs on the Python backend (about 10x slower): {why}; pip install numba")
+    return "python"
+
+
 # -- the tree -------------------------------------------------------------------------------
 class Node:
     """One tree node: the move that led here, who made it, and its statistics."""
@@ -213,11 +267,15 @@ class _Search(SmallestAgent):
 
     name = "mcts"
 
-    def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
+    def __init__(self, iterations: Union[int, None, str] = "default",
                  seconds: Optional[float] = None, c: float = 0.7,
                  guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
-                 seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter) -> None:
+                 seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
+                 backend: Optional[str] = None) -> None:
+        self.default_iterations = iterations == "default"
+        if self.default_iterations:
+            iterations = DEFAULT_ITERATIONS
         if iterations is None and seconds is None:
             raise MCTSConfigError("give a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
@@ -236,6 +294,26 @@ class _Search(SmallestAgent):
         self._split_memo: dict[tuple, list[Move]] = {}
         self.last_iterations = 0          # iterations spent on the last decision
         self.last_simulations = 0         # rollout moves played on the last decision
+        self.backend_asked = backend
+        self.backend = resolve_backend(backend)
+        self.last_backend: Optional[str] = None   # the backend that ran the last search
+
+    def _run_search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        """The search on this agent's backend: the compiled core when it can play this
+        decision (`ddzlab.agents.mcts_compiled.plan`), else the Python loops."""
+        if self.backend == "numba":
+            from . import mcts_compiled
+            why = mcts_compiled.plan(self, obs)
+            if why is None:
+                self.last_backend = "numba"
+                game = self.true_game(obs) if isinstance(self, CheatingMCTSAgent) else None
+                iterations = COMPILED_ITERATIONS if self.default_iterations else self.iterations
+                return mcts_compiled.search(self, obs, game, iterations)
+            if self.backend_asked == "numba":
+                raise MCTSConfigError(f"backend=numba cannot run this search: {why}; use backend=python")
+            _note_once(f"{self.name} runs on the Python backend here: {why}")
+        self.last_backend = "python"
+        return self._search(obs)
 
     # budget
     def _budget(self, share: float = 1.0) -> Callable[[int], bool]:
@@ -282,7 +360,7 @@ class _Search(SmallestAgent):
         legal = obs.legal_moves
         if len(legal) == 1:
             return legal[0]
-        stats = self._search(obs)
+        stats = self._run_search(obs)
         best, key = legal[-1], (-1, -1.0)
         for m in legal:                   # most visits, then best mean; ties to legal order
             v, r = stats.get(m, (0, 0.0))
@@ -409,17 +487,21 @@ class CheatingMCTSAgent(_Search):
         """The hook: the true game this agent is about to move in (copied)."""
         self._game = game.copy()
 
-    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+    def true_game(self, obs: Observation) -> Game:
+        """The game given by `see_all_hands`, checked to be at ``obs``'s point."""
         game = self._game
         if game is None or len(game.history) != len(obs.history) or game.to_act != obs.seat \
                 or game.hands[obs.seat] != obs.hand.bits:
             raise MCTSConfigError("mcts_cheat needs see_all_hands(game) before each move: "
                                   "play it through ddzlab.agents.play_game")
-        root, done = self._uct(game, self._budget(), 0)
+        return game
+
+    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        root, done = self._uct(self.true_game(obs), self._budget(), 0)
         self.last_iterations = done
         return {m: (ch.visits, ch.reward) for m, ch in root.children.items()}
 
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "Node", "Rollout", "HalfSoloRollout",
            "GreedyRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
-           "MCTSConfigError", "DEFAULT_ITERATIONS"]
+           "MCTSConfigError", "DEFAULT_ITERATIONS", "COMPILED_ITERATIONS", "BACKENDS", "resolve_backend"]
