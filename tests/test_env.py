@@ -127,6 +127,21 @@ def test_compact_reads_the_view():
     assert v[at["role"] + 1] == 1 and v[at["landlord"] + 2] == 1
     assert v[at["unseen"]:at["unseen"] + 15].sum() == 54 - 17 - 1
     assert v[at["kitty"]:at["kitty"] + 15].sum() == 3
+    assert v[at["last_prev"]] == 1 and v[at["passed"]:at["passed"] + 3].sum() == 0
+    assert list(v[at["cards_left"]:at["cards_left"] + 3]) == pytest.approx([17 / 20, 17 / 20, 19 / 20])
+    assert v[at["bid"]] == pytest.approx(1 / 3) and v[at["bombs"]] == 0
+    assert v[at["phase"]] == 0 and v[at["leading"]] == 0
+    g.play("pass")
+    w = compact_obs(g.observation(0))                         # the landlord: down passed
+    assert v[at["to_beat"]] == 1 and w[at["passed"] + 1] == 1 and w[at["role"]] == 1 and w[at["landlord"]] == 1
+    g.play("pass")
+    x = compact_obs(g.observation(0))                         # both passed: the landlord leads
+    assert x[at["leading"]] == 1 and x[at["to_beat"]:at["to_beat"] + 15].sum() == 0
+    bidding = Game(generate_deals(1, seed=0)[0])
+    bidding.make_bid(2)
+    y = compact_obs(bidding.observation(1))
+    assert y[at["phase"]] == 1 and y[at["role"] + 3] == 1 and y[at["bids"] + 2] == pytest.approx(3 / 4)
+    assert y[at["bid"]] == pytest.approx(2 / 3) and y[at["landlord"]:at["landlord"] + 3].sum() == 0
 
 
 # -- the PettingZoo environment ----------------------------------------------------------------

@@ -161,19 +161,10 @@ COMPACT_LAYOUT: tuple[tuple[str, int], ...] = (
     ("leading", 1),               # 1 when this seat may lead anything
 )
 COMPACT_SIZE = sum(n for _, n in COMPACT_LAYOUT)
-_ROLES = {"landlord": 0, "down": 1, "up": 2}
 
 
-def _offsets() -> dict[str, int]:
-    at, pos = {}, 0
-    for name, n in COMPACT_LAYOUT:
-        at[name] = pos
-        pos += n
-    return at
-
-
-_AT = _offsets()
-_BLOCKS = _AT["passed"]        # the per-rank blocks come first
+#: float32 rank-count rows of the card sets met so far (cleared past 65,536 entries)
+_ROWS: dict[int, np.ndarray] = {}
 
 
 def counts_matrix(bits: Sequence[int]) -> np.ndarray:
@@ -182,45 +173,53 @@ def counts_matrix(bits: Sequence[int]) -> np.ndarray:
 
 
 def compact_obs(obs: Observation) -> np.ndarray:
-    """ddzlab's compact float32 encoding of one seat's view (`COMPACT_LAYOUT`)."""
-    return compact_parts(obs.seat, obs.players, obs.rules.deck, obs.hand.bits, obs.played_bits, obs.history,
+    """ddzlab's compact float32 encoding of one seat's view (`COMPACT_LAYOUT`); three-player games."""
+    if obs.players != 3:
+        raise RulesError("the compact encoding describes three-player games")
+    return compact_parts(obs.seat, obs.rules.deck, obs.hand.bits, obs.played_bits, obs.history,
                          None if obs.kitty is None else obs.kitty.bits, obs.last_move, obs.landlord,
                          obs.cards_left, obs.bids, obs.bid, obs.bombs, obs.phase)
 
 
-def compact_parts(me: int, players: int, deck: int, hand: int, played: Sequence[int], history: Sequence,
+def compact_parts(me: int, deck: int, hand: int, played: Sequence[int], history: Sequence,
                   kitty: Optional[int], to_beat: Optional[Move], landlord: Optional[int], left: Sequence[int],
                   bids: Sequence, bid: int, bombs: int, phase: Phase) -> np.ndarray:
-    """`compact_obs` from the public facts and one seat's hand, given one by one (what the
-    environments call on a `Game` without building its `Observation`)."""
-    rel = [(me + k) % players for k in range(players)]
-    last = [0] * players
-    passed = [0.0] * players
-    for s, m in history[-players:]:
-        k = (s - me) % players
-        if m.kind == 0:
-            passed[k] = 1.0
-        else:
+    """`compact_obs` from one seat's hand and the public facts of a three-player game, given
+    one by one (what the environments call on a `Game` without building its `Observation`)."""
+    nxt, prv = (me + 1) % 3, (me + 2) % 3
+    last = [0, 0, 0]
+    tail = [0.0] * 20          # passed 3, cards_left 3, role 4, landlord 3, bids 3, bid, bombs, phase, leading
+    for s, m in history[-3:]:
+        k = (s - me) % 3
+        if m.kind:
             last[k] = m.cards
-    blocks = [hand, deck - hand - sum(played), kitty or 0, *[played[s] for s in rel], *last,
-              0 if to_beat is None else to_beat.cards]
-    role = [0.0] * 4
-    lord = [0.0] * 3
+        else:
+            tail[k] = 1.0
+    tail[3], tail[4], tail[5] = left[me] / 20, left[nxt] / 20, left[prv] / 20
     if landlord is None:
-        role[3] = 1.0
+        tail[9] = 1.0
     else:
-        role[(me - landlord) % players] = 1.0
-        lord[(landlord - me) % players] = 1.0
-    bid_of = [0.0] * 3
+        tail[6 + (me - landlord) % 3] = 1.0
+        tail[10 + (landlord - me) % 3] = 1.0
     for s, b in bids:
-        bid_of[(s - me) % players] = (1 + b) / 4
-    bidding = phase is Phase.BIDDING
-    tail = [*passed, *[left[s] / 20 for s in rel], *role, *lord, *bid_of, bid / 3, bombs / 4,
-            float(bidding), float(phase is Phase.PLAY and to_beat is None)]
-    out = np.empty(COMPACT_SIZE, np.float32)
-    out[:_BLOCKS] = (np.array(blocks, np.int64)[:, None] >> _SHIFTS & 15).ravel()
-    out[_BLOCKS:] = tail
-    return out
+        tail[13 + (s - me) % 3] = (1 + b) / 4
+    tail[16], tail[17] = bid / 3, bombs / 4
+    if phase is Phase.BIDDING:
+        tail[18] = 1.0
+    elif phase is Phase.PLAY and to_beat is None:
+        tail[19] = 1.0
+    rows = _ROWS
+    if len(rows) > 1 << 16:
+        rows.clear()
+    parts = []
+    for b in (hand, deck - hand - played[0] - played[1] - played[2], kitty or 0, played[me], played[nxt],
+              played[prv], last[0], last[1], last[2], 0 if to_beat is None else to_beat.cards):
+        r = rows.get(b)
+        if r is None:
+            r = rows[b] = ((b >> _SHIFTS) & 15).astype(np.float32)
+        parts.append(r)
+    parts.append(np.array(tail, np.float32))
+    return np.concatenate(parts)
 
 
 __all__ = ["counts", "counts_matrix", "douzero_cards", "douzero_x", "douzero_z", "douzero_obs", "COMPACT_LAYOUT",

@@ -73,7 +73,7 @@ class Table:
         """The encoded view of ``seat`` (only what it may see: its own hand and public facts)."""
         if self.encoding == "compact":
             kitty = game.kitty
-            return compact_parts(seat, 3, self.rules.deck, game.hands[seat], game.played, game.history,
+            return compact_parts(seat, self.rules.deck, game.hands[seat], game.played, game.history,
                                  None if kitty is None else kitty.bits, game.last_move, game.landlord,
                                  game.sizes, game.bids, game.bid, game.bombs, game.phase)
         obs = game.observation(seat)
