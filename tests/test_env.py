@@ -13,7 +13,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from ddzlab.deals import generate_deals
-from ddzlab.env import COMPACT_LAYOUT, COMPACT_SIZE, DouDizhuEnv, SingleSeatEnv, compact_obs, move_index
+from ddzlab.env import (COMPACT_LAYOUT, COMPACT_SIZE, DouDizhuEnv, SingleSeatEnv, compact_obs, douzero_obs,
+                        move_index)
 from ddzlab.env import env as wrapped_env
 from ddzlab.env.index import CHECKSUMS, INDEX_VERSION, MoveIndex
 from ddzlab.env.table import Table
@@ -114,6 +115,27 @@ def test_compact_from_the_game_equals_compact_of_the_observation(bidding):
             expected = compact_obs(game.observation(seat))
             np.testing.assert_array_equal(table.observation(game, seat), expected)
         np.testing.assert_array_equal(obs["observation"], compact_obs(game.observation(game.to_act)))
+
+
+def test_douzero_observation_of_the_env_is_douzero_obs():
+    table = Table("standard", encoding="douzero")
+    env = DouDizhuEnv(encoding="douzero")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        game = env.game
+        seat = env.possible_agents.index(agent)
+        d = douzero_obs(game.observation(seat))
+        expected = np.concatenate((d["x_no_action"], d["z"].ravel()))
+        np.testing.assert_array_equal(obs["observation"], expected)
+        np.testing.assert_array_equal(table.observation(game, (seat + 1) % 3),
+                                      np.concatenate((douzero_obs(game.observation((seat + 1) % 3))["x_no_action"],
+                                                      douzero_obs(game.observation((seat + 1) % 3))["z"].ravel())))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_compact_reads_the_view():

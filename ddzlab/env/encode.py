@@ -80,9 +80,14 @@ def _one_hot(n: int, size: int) -> np.ndarray:
     return v
 
 
-def _last_action(obs: Observation, seat: int) -> np.ndarray:
+#: DouZero's one-hot cards-left vectors, by size then count; its one-hot bomb counts
+_ONE_HOT = {size: [_one_hot(n, size) for n in range(size + 1)] for size in (17, 20)}
+_BOMBS = [_one_hot(n + 1, 15) for n in range(15)]
+
+
+def _last_action(history: Sequence, seat: int) -> np.ndarray:
     """The cards of ``seat``'s last action (zeros for a pass or before it acted)."""
-    for s, m in reversed(obs.history[-3:]):
+    for s, m in reversed(history[-3:]):
         if s == seat:
             return douzero_cards(m.cards)
     return _EMPTY
@@ -90,35 +95,40 @@ def _last_action(obs: Observation, seat: int) -> np.ndarray:
 
 def douzero_z(obs: Observation) -> np.ndarray:
     """The last 15 actions as DouZero's 5×162 int8 matrix (oldest first, zero-padded)."""
-    rows = [douzero_cards(m.cards) for _, m in obs.history[-15:]]
-    z = np.zeros((15, 54), np.int8)
-    if rows:
-        z[15 - len(rows):] = rows
-    return z.reshape(5, 162)
+    return douzero_z_parts(obs.history)
+
+
+def douzero_z_parts(history: Sequence) -> np.ndarray:
+    """`douzero_z` from the public history of (seat, move) pairs."""
+    rows = [douzero_cards(m.cards) for _, m in history[-15:]]
+    if len(rows) < 15:
+        rows[:0] = [_EMPTY] * (15 - len(rows))
+    return np.concatenate(rows).reshape(5, 162)
 
 
 def douzero_x(obs: Observation) -> np.ndarray:
     """``x_no_action``: the state features without the action (int8, 319 or 430 values)."""
     if obs.phase is not Phase.PLAY or obs.landlord is None or obs.players != 3:
         raise RulesError("DouZero's features describe a three-player game in play, after the landlord is known")
-    lord = obs.landlord
+    return douzero_x_parts(obs.seat, obs.landlord, obs.rules.deck, obs.hand.bits, obs.played_bits, obs.last_move,
+                           obs.history, obs.cards_left, obs.bombs)
+
+
+def douzero_x_parts(seat: int, lord: int, deck: int, hand: int, played: Sequence[int], to_beat: Optional[Move],
+                    history: Sequence, left: Sequence[int], bombs: int) -> np.ndarray:
+    """`douzero_x` from one seat's hand and the public facts of a three-player game in play."""
     down, up = (lord + 1) % 3, (lord + 2) % 3
-    played = obs.played_bits
-    hand = obs.hand.bits
-    other = obs.rules.deck - hand - sum(played)
-    last = douzero_cards(obs.last_move.cards) if obs.last_move is not None else _EMPTY
-    left = obs.cards_left
-    bombs = np.zeros(15, np.int8)
-    bombs[obs.bombs] = 1
-    role = obs.role
-    if role == "landlord":
+    other = deck - hand - played[0] - played[1] - played[2]
+    last = _EMPTY if to_beat is None else douzero_cards(to_beat.cards)
+    bomb = _BOMBS[bombs]
+    if seat == lord:
         parts = (douzero_cards(hand), douzero_cards(other), last, douzero_cards(played[up]),
-                 douzero_cards(played[down]), _one_hot(left[up], 17), _one_hot(left[down], 17), bombs)
+                 douzero_cards(played[down]), _ONE_HOT[17][left[up]], _ONE_HOT[17][left[down]], bomb)
     else:
-        mate = up if role == "down" else down
+        mate = up if seat == down else down
         parts = (douzero_cards(hand), douzero_cards(other), douzero_cards(played[lord]),
-                 douzero_cards(played[mate]), last, _last_action(obs, lord), _last_action(obs, mate),
-                 _one_hot(left[lord], 20), _one_hot(left[mate], 17), bombs)
+                 douzero_cards(played[mate]), last, _last_action(history, lord), _last_action(history, mate),
+                 _ONE_HOT[20][left[lord]], _ONE_HOT[17][left[mate]], bomb)
     return np.concatenate(parts)
 
 

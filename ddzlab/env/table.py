@@ -26,7 +26,7 @@ from ..errors import IllegalMoveError, OutOfTurnError, RulesError
 from ..game import Game, Phase
 from ..moves import Move
 from ..rules import Rules, get_rules
-from .encode import COMPACT_SIZE, compact_parts, douzero_x, douzero_z
+from .encode import COMPACT_SIZE, compact_parts, douzero_x_parts, douzero_z_parts
 from .index import MoveIndex, move_index
 
 REWARDS = ("wp", "adp", "score")
@@ -76,10 +76,9 @@ class Table:
             return compact_parts(seat, self.rules.deck, game.hands[seat], game.played, game.history,
                                  None if kitty is None else kitty.bits, game.last_move, game.landlord,
                                  game.sizes, game.bids, game.bid, game.bombs, game.phase)
-        obs = game.observation(seat)
-        if game.phase is not Phase.PLAY:      # the final position (game over): the last view
-            obs = _as_play(obs)
-        return np.concatenate((douzero_x(obs), douzero_z(obs).ravel()))
+        x = douzero_x_parts(seat, game.landlord, self.rules.deck, game.hands[seat], game.played, game.last_move,
+                            game.history, game.sizes, game.bombs)
+        return np.concatenate((x, douzero_z_parts(game.history).ravel()))
 
     def legal(self, game: Game) -> dict[int, Union[Move, int]]:
         """{action: move or bid} for the seat to act (empty once the game is over)."""
@@ -154,12 +153,6 @@ class Table:
         if game.is_over:
             lines.append(f"  over: {self.agents[game.winner]} went out; rewards {self.rewards(game)}")
         return "\n".join(lines)
-
-
-def _as_play(obs):
-    """A finished game's observation read as in play (DouZero's features need the phase)."""
-    from dataclasses import replace
-    return replace(obs, phase=Phase.PLAY)
 
 
 __all__ = ["Table", "REWARDS", "ENCODINGS", "ROLE_NAMES", "DOUZERO_SIZES"]
