@@ -281,7 +281,7 @@ def _check_connected(w: np.ndarray) -> None:
 
 
 def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha: float = 0.05,
-                  agents: Optional[Sequence[str]] = None) -> pd.DataFrame:
+                  agents: Optional[Sequence[str]] = None, prior: float = 0.0) -> pd.DataFrame:
     """Bradley–Terry ratings of a tournament's agents with a bootstrap over deals.
 
     Returns one row per agent (sorted by rating): ``rating`` (log-odds scale, mean 0;
@@ -290,11 +290,19 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     resamples of whole deals (every pair's games on a deal move together, so the pairing of
     the seat-swapped games is kept) in which the agent placed k-th. Resamples in which a
     rating is infinite are counted in the rank probabilities (ordered by wins) and in the
-    intervals as ±inf; their number is ``attrs["boot_infinite"]``."""
+    intervals as ±inf; their number is ``attrs["boot_infinite"]``.
+
+    ``prior`` > 0 adds that many virtual wins each way to every pair that met (shrinking
+    the ratings toward 0; a tiny test-scale grid where an agent never won needs it); the
+    default 0 is the plain maximum-likelihood fit."""
     names, W = win_counts(games, agents)
     if len(names) < 2:
         raise StatsError(f"Bradley-Terry needs at least two agents, got {names}")
-    r = bt_fit(W.sum(axis=0))
+    if prior < 0:
+        raise StatsError(f"prior is a number of virtual games, got {prior}")
+    met = (W.sum(axis=0) + W.sum(axis=0).T) > 0
+    pseudo = prior * met
+    r = bt_fit(W.sum(axis=0) + pseudo)
     rng = np.random.default_rng(seed)
     n_deals, k = W.shape[0], len(names)
     boot = np.empty((n_boot, k))
@@ -302,7 +310,7 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     flat = W.reshape(n_deals, -1)
     for b in range(n_boot):
         counts = np.bincount(rng.integers(0, n_deals, n_deals), minlength=n_deals)
-        wb = (counts @ flat).reshape(k, k)
+        wb = (counts @ flat).reshape(k, k) + pseudo
         try:
             boot[b] = bt_fit(wb)
         except StatsError:
@@ -320,7 +328,7 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
         out[f"P(rank={place})"] = (ranks == place).mean(axis=0) if n_boot else np.nan
     out = out.sort_values("rating", ascending=False)
     out.attrs.update({"n_boot": n_boot, "seed": seed, "deals": n_deals, "boot_infinite": infinite,
-                      "alpha": alpha})
+                      "alpha": alpha, "prior": prior})
     return out
 
 

@@ -245,3 +245,17 @@ def test_win_counts_reads_both_orientations():
     assert agents == ["a", "b", "c"]
     assert W[0, 0, 1] == 1 and W[0, 1, 0] == 1 and W[1, 1, 2] == 2 and W[1, 2, 1] == 0
     assert W.sum() == 4
+
+
+def test_bradley_terry_prior_makes_an_undefeated_agent_finite():
+    games = _tournament({"a": 0.0, "b": 0.0}, 5, seed=0)
+    games = pd.concat([games, pd.DataFrame([("a", "c", d, r, 1, 1) for d in range(5) for r in ("landlord", "farmers")],
+                                           columns=games.columns)])
+    with pytest.raises(S.StatsError):
+        S.bradley_terry(games, n_boot=10)
+    bt = S.bradley_terry(games, n_boot=20, prior=0.5)
+    assert bt.index[-1] == "c" and np.isfinite(bt.rating).all() and bt.attrs["prior"] == 0.5
+    # the prior is half a win each way per pair that met: c's 0 + 0.5 of 10.5 against a
+    agents, W = S.win_counts(games)
+    met = (W.sum(0) + W.sum(0).T) > 0
+    assert bt.loc[agents, "rating"].to_numpy() == pytest.approx(S.bt_fit(W.sum(0) + 0.5 * met))

@@ -7,11 +7,11 @@ grid and the runner), `ddzlab.experiments.store` (the append-safe gzip file) and
 `ddzlab.experiments.catalog` (the experiments by name).
 """
 from .catalog import CATALOG, CHEAP_AGENTS, SEARCH_AGENTS
-from .runner import (EXPERIMENTS_DIR, Experiment, ExperimentError, code_version, common_deals,
+from .runner import (EXPERIMENTS_DIR, Experiment, ExperimentError, arena_games, code_version, common_deals,
                      deals_complete, experiment_dir, experiments_root, get_experiment, load_games,
                      run_experiment, status)
 from .store import COLUMNS, StoreError
 
 __all__ = ["CATALOG", "CHEAP_AGENTS", "SEARCH_AGENTS", "EXPERIMENTS_DIR", "Experiment", "ExperimentError",
-           "code_version", "common_deals", "deals_complete", "experiment_dir", "experiments_root",
+           "arena_games", "code_version", "common_deals", "deals_complete", "experiment_dir", "experiments_root",
            "get_experiment", "load_games", "run_experiment", "status", "COLUMNS", "StoreError"]

@@ -42,6 +42,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
+import numpy as np
 import pandas as pd
 
 from ..arena import _connect, play_deal
@@ -424,6 +425,23 @@ def common_deals(games: pd.DataFrame, n: Optional[int] = None) -> pd.DataFrame:
     return out
 
 
+def arena_games(games: pd.DataFrame) -> pd.DataFrame:
+    """Stored rows as the arena's tournament games (`ddzlab.arena.TOURNAMENT_GAME_COLUMNS`:
+    ``a`` = config, ``b`` = opponent), so `ddzlab.arena.tournament_table` and the tournament
+    plots read an experiment."""
+    from ..arena import TOURNAMENT_GAME_COLUMNS
+    landlord = games["role"] == "landlord"
+    won = games["won"].astype(bool)
+    out = pd.DataFrame({
+        "a": games["config"], "b": games["opponent"], "deal": games["deal"], "a_landlord": landlord,
+        "landlord_won": landlord == won, "a_won": won,
+        "bombs": np.log2(games["points"].abs()).round().astype(int), "a_points": games["points"],
+        "moves": games["moves"], "a_seconds": games["seconds"], "a_moves": games["plays"],
+        "b_seconds": games["opp_seconds"], "b_moves": games["opp_plays"]})
+    out.attrs.update(games.attrs)
+    return out[TOURNAMENT_GAME_COLUMNS]
+
+
 def status(root: Union[str, Path, None] = None) -> pd.DataFrame:
     """One row per experiment of the catalog or on disk: games planned and stored, deals
     complete for every pair, file size, the code version of the last run."""
@@ -455,6 +473,6 @@ def status(root: Union[str, Path, None] = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-__all__ = ["Experiment", "ExperimentError", "run_experiment", "load_games", "status", "common_deals",
+__all__ = ["Experiment", "ExperimentError", "run_experiment", "load_games", "status", "common_deals", "arena_games",
            "deals_complete", "experiments_root", "experiment_dir", "get_experiment", "code_version",
            "EXPERIMENTS_DIR"]
