@@ -10,6 +10,7 @@ against those libraries and against cases worked by hand.
 * `paired_diff` — configurations ``a`` and ``b`` played against the same opponent on the
   same deals (sides swapped): per-deal differences of WP and ADP, their mean, t interval,
   p-value, SD and the deal count. The deal is the unit: its two games share the cards.
+* `head_to_head` — ``a`` against ``b`` directly: per-deal WP tested against 0.5.
 * `mde` / `n_needed` — the smallest difference a paired test of ``n`` deals detects with
   80% power, and the deals needed for a given difference, from the SD of the per-deal
   differences (statsmodels' power of the one-sample t-test).
@@ -202,17 +203,34 @@ def paired_diff(games: pd.DataFrame, a: str, b: str, opponent: Union[str, Sequen
     return out
 
 
-def _paired_row(metric: str, d: np.ndarray, alpha: float, power: float) -> tuple:
+def head_to_head(games: pd.DataFrame, a: str, b: str, alpha: float = 0.05,
+                 power: float = 0.8) -> pd.DataFrame:
+    """``a`` against ``b`` directly, the deal as the unit: ``a``'s per-deal WP (tested
+    against 0.5) and ADP (tested against 0), with `PAIRED_COLUMNS` as in `paired_diff`
+    (``mde``: the distance from 0.5 or 0 that this many deals detect with ``power``)."""
+    rows = []
+    for metric, null in (("WP", 0.5), ("ADP", 0.0)):
+        x = per_deal(games, a, b, metric).to_numpy(dtype=float)
+        if len(x) < 2:
+            raise StatsError(f"{a!r} and {b!r} met on {len(x)} deal(s); a test needs two")
+        rows.append(_paired_row(metric, x, alpha, power, null))
+    out = pd.DataFrame(rows, columns=PAIRED_COLUMNS).set_index("metric")
+    out.attrs.update({"a": a, "b": b})
+    return out
+
+
+def _paired_row(metric: str, d: np.ndarray, alpha: float, power: float, null: float = 0.0) -> tuple:
+    """Mean of ``d`` with its t interval and the t-test of mean = ``null``."""
     from scipy.stats import t as tdist
     n = len(d)
     m, sd = float(d.mean()), float(d.std(ddof=1))
     se = sd / math.sqrt(n)
     half = float(tdist.ppf(1 - alpha / 2, n - 1)) * se
     if se > 0:
-        tstat = m / se
+        tstat = (m - null) / se
         p = float(2 * tdist.sf(abs(tstat), n - 1))
     else:
-        tstat, p = (0.0, 1.0) if m == 0 else (math.copysign(math.inf, m), 0.0)
+        tstat, p = (0.0, 1.0) if m == null else (math.copysign(math.inf, m - null), 0.0)
     return (metric, m, m - half, m + half, se, sd, n, tstat, p, mde(sd, n, alpha, power))
 
 
@@ -332,5 +350,5 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     return out
 
 
-__all__ = ["wilson", "t_interval", "mde", "n_needed", "holm", "both_sides", "per_deal", "paired_diff",
+__all__ = ["wilson", "t_interval", "mde", "n_needed", "holm", "both_sides", "per_deal", "paired_diff", "head_to_head",
            "win_counts", "bt_fit", "bradley_terry", "StatsError", "EFFECT_WP", "METRICS", "PAIRED_COLUMNS"]

@@ -259,3 +259,17 @@ def test_bradley_terry_prior_makes_an_undefeated_agent_finite():
     agents, W = S.win_counts(games)
     met = (W.sum(0) + W.sum(0).T) > 0
     assert bt.loc[agents, "rating"].to_numpy() == pytest.approx(S.bt_fit(W.sum(0) + 0.5 * met))
+
+
+def test_head_to_head_tests_per_deal_wp_against_a_half():
+    g = _rows("a", "b", [(1, 1, 1, 2), (1, 0, 1, -1), (1, 1, 4, 1), (0, 1, -1, 1), (1, 1, 1, 1)])
+    res = S.head_to_head(g, "a", "b")
+    x = np.array([1, 0.5, 1, 0.5, 1])
+    ref = sps.ttest_1samp(x, 0.5)
+    assert res.loc["WP"].estimate == pytest.approx(0.8) and res.loc["WP"].p == pytest.approx(ref.pvalue)
+    ci = ref.confidence_interval()
+    assert (res.loc["WP"].lo, res.loc["WP"].hi) == pytest.approx((ci.low, ci.high))
+    # from b's side: the mirror image
+    back = S.head_to_head(g, "b", "a")
+    assert back.loc["WP"].estimate == pytest.approx(0.2) and back.loc["WP"].p == pytest.approx(ref.pvalue)
+    assert back.loc["ADP"].estimate == pytest.approx(-res.loc["ADP"].estimate)
