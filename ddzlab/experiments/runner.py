@@ -407,11 +407,11 @@ def deals_complete(games: pd.DataFrame, pairs: Sequence[tuple[str, str]]) -> int
     """How many leading deals (0, 1, 2 ...) every pair has played both games of."""
     if not len(games) or not pairs:
         return 0
-    per = games.groupby("deal").apply(lambda g: set(zip(g["config"], g["opponent"], g["role"])),
-                                      include_groups=False)
-    need = {(c, o, r) for c, o in pairs for r in store.ROLES}
+    wanted = pd.Series(list(zip(games["config"], games["opponent"])), index=games.index, dtype=object).isin(pairs)
+    games = games[wanted].drop_duplicates(["config", "opponent", "deal", "role"])
+    full = games.groupby("deal").size() == 2 * len(pairs)
     n = 0
-    while n in per.index and need <= per[n]:
+    while full.get(n, False):
         n += 1
     return n
 
