@@ -293,6 +293,7 @@ def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from . import qtraining  # noqa: F401  (registers "ddzlab train qlearning")
+    from . import qstudy  # noqa: F401  (registers "ddzlab train qstudy")
     trainers = available_trainers()
     if not args.name:
         if trainers:

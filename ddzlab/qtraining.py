@@ -7,7 +7,8 @@
   rate" counts as the seed counts it: when a farmer goes out both farmers win, so it is
   (landlord wins + farmer wins) / games from the tested seat.
 * `train`: self-play with shared tables (the seed's setup), or one learner against fixed
-  opponents, or a mix; one seeded numpy Generator drives deals, seats, exploration and
+  opponents (the seed's random players, `greedy`, or per game two `greedy` or two `rulev1`),
+  or a mix; one seeded numpy Generator drives deals, seats, exploration and
   the opponents, so a run is reproducible and a resumed run (`resume=True`, from the
   checkpoint in ``out``) ends with exactly the table of an uninterrupted one.
 * `evaluate`: the greedy policy of a table on a fixed deal set, DouZero's layout (seat 0
@@ -45,7 +46,7 @@ from .game import Game, Phase
 from .moves import Move
 
 Controller = Callable[[Game, int], Move]
-OPPONENTS = ("self", "split_random", "greedy", "mixed")
+OPPONENTS = ("self", "split_random", "greedy", "mixed", "greedy_rulev1")
 
 
 # -- the seed's bidding ---------------------------------------------------------------
@@ -234,7 +235,7 @@ class TrainConfig:
     gamma: float = GAMMA
     epsilon: float = EPSILON
     rule: str = "standard"               # or "seed", or "mc" (Monte Carlo returns)
-    opponents: str = "self"              # self | split_random | greedy | mixed
+    opponents: str = "self"              # self | split_random | greedy | mixed | greedy_rulev1
     role_bug: bool = False
     tie: str = "random"                  # or "prior" (ddzlab's tie-break, not the seed's)
     q_init: float = 0.0                  # the seed starts at 0; e.g. -40 is pessimistic
@@ -294,6 +295,11 @@ def _train_one(tables: QTables, cfg: TrainConfig, rng: np.random.Generator,
                 if mode == "self" or s == seat else None for s in range(3)]
     if mode == "greedy":
         other = greedy
+    elif mode == "greedy_rulev1":
+        # two greedy or two rulev1 opponents, even odds; rulev1 is rebuilt with a seed
+        # from the run's generator, so a resumed run replays its random fallback exactly
+        other = greedy if rng.random() < 0.5 else agent_controller(
+            make_agent("rulev1", seed=int(rng.integers(2**32))))
     else:
         other = split_random_controller(rng)
     ctl = [learner_controller(lr, cfg.role_bug) if lr is not None else other for lr in learners]

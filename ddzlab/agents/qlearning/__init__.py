@@ -55,7 +55,7 @@ from .abstraction import (FOLLOW, FOLLOW_BAD, FOLLOW_NAMES, FOLLOW_PRIOR, LEAD, 
                           resolve_follow, resolve_lead, segment_best, segments)
 from .learning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, STEP_REWARD, TIES, WIN_REWARD,
                        Learner, bad_reward, choose, q_update)
-from .tables import (DEFAULT_TABLE, FORMAT_TAG, FORMAT_VERSION, TRAIN_COMMAND, QTables,
+from .tables import (CHECKPOINT_DIR, DEFAULT_TABLE, FORMAT_TAG, FORMAT_VERSION, TRAIN_COMMAND, QTables,
                      load_tables)
 
 # -- agents ---------------------------------------------------------------------------
@@ -116,7 +116,7 @@ __all__ = ["QLearningAgent", "SplitRandomAgent", "QTables", "Learner", "Decision
            "resolve_follow", "hand_to_state", "segments", "segment_best", "move_delta", "choose",
            "q_update", "bad_reward", "load_tables", "LEAD", "FOLLOW", "ALPHA", "GAMMA", "EPSILON",
            "STEP_REWARD", "WIN_REWARD", "TIES", "RULES", "REWARDS", "LEAD_BAD", "FOLLOW_BAD",
-           "LEAD_PRIOR", "FOLLOW_PRIOR", "PARTNER_PRIOR", "DEFAULT_TABLE", "TRAIN_COMMAND",
+           "LEAD_PRIOR", "FOLLOW_PRIOR", "PARTNER_PRIOR", "DEFAULT_TABLE", "CHECKPOINT_DIR", "TRAIN_COMMAND",
            "FORMAT_TAG", "FORMAT_VERSION", "N_LEAD_FEATURES", "N_FOLLOW_FEATURES",
            "N_LEAD_STATES", "N_FOLLOW_STATES", "N_LEAD_ACTIONS", "N_FOLLOW_ACTIONS", "LEAD_NAMES",
            "FOLLOW_NAMES"]

@@ -17,6 +17,8 @@ from .abstraction import (FOLLOW, LEAD, N_FOLLOW_ACTIONS, N_FOLLOW_STATES, N_LEA
 FORMAT_TAG = "ddzlab-qlearning"
 FORMAT_VERSION = 1
 DEFAULT_TABLE = DATA_DIR / "qlearning" / "qtable.npz"
+#: the tables of notebook 04's checkpoint study (`ddzlab.qstudy`)
+CHECKPOINT_DIR = DATA_DIR / "experiments" / "q04_tables"
 TRAIN_COMMAND = ("ddzlab train qlearning --games 10000 --seed 0 --opponents split_random "
                  "--tie prior --q-init -40 --rewards outcome --rule mc --gamma 1 --alpha 0.01 "
                  "--average --caution 40 --min-visits 30 --epsilon 0.05 "

@@ -1,0 +1,176 @@
+"""The checkpoint study of notebook 04: the ddzlab Q-learning variant trained against three
+kinds of opponent, with tables saved along the way.
+
+A *run* is one (training opponent, training seed); a *checkpoint* is its table after
+`CHECKPOINTS` training games (0 is the untrained prior, the agent ``qlearning_prior``, and
+needs no file). `train_study` trains every run to every checkpoint, **stage by stage**
+(every run to 1,000 games, then every run to 2,500, ...), so a study stopped early holds
+the most informative cells. It is resumable at any point: a run continues from its last
+saved state (every ``checkpoint_every`` games) and ends with exactly the table of an
+uninterrupted run (`ddzlab.qtraining.train`'s resume); a checkpoint already on disk is
+never trained again.
+
+Training opponents (`TRAIN_OPPONENTS`): ``split_random`` (the seed's random players),
+``self`` (self-play, shared tables) and ``greedy_rulev1`` (per game, two `greedy` or two
+`rulev1` opponents), to tell overfitting the training opponent from the limits of the
+abstraction.
+
+Files: ``<root>/<opponent>-s<seed>-<games>.npz`` (`checkpoint_path`), the format
+`QTables.save` writes (compressed, no pickle). The agent spec of a checkpoint is
+``"qlearning:path=<file>"``; `checkpoint_spec` writes it relative to the repository so
+that stored experiment rows name it the same on every machine.
+
+``ddzlab train qstudy [--seeds 0-4] [--upto 100000] [--opponents ...] [--root DIR]``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+import zipfile
+from pathlib import Path
+from typing import Callable, Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from .agents.base import register_trainer
+from .agents.qlearning import CHECKPOINT_DIR
+from .config import CACHE_DIR, ROOT
+from .errors import ModelFileError
+from .qtraining import TrainConfig, train
+
+#: training games of the study's tables (0, the prior, is `PRIOR_SPEC`)
+CHECKPOINTS = (1_000, 2_500, 10_000, 40_000, 100_000)
+TRAIN_OPPONENTS = ("split_random", "self", "greedy_rulev1")
+SEEDS = (0, 1, 2, 3, 4)
+PRIOR_SPEC = "qlearning_prior"
+WORK_DIR = CACHE_DIR / "qstudy"
+#: the ddzlab variant (notebook 04; `ddzlab.agents.qlearning.TRAIN_COMMAND`'s settings)
+VARIANT = dict(tie="prior", q_init=-40.0, rewards="outcome", rule="mc", gamma=1.0, alpha=0.01,
+               average=True, caution=40.0, min_visits=30, epsilon=0.05)
+
+
+def study_config(opponent: str, seed: int, games: int) -> TrainConfig:
+    """The training settings of one run of the study, up to ``games``."""
+    return TrainConfig(games=games, seed=seed, opponents=opponent, **VARIANT)
+
+
+def checkpoint_path(opponent: str, seed: int, games: int,
+                    root: Union[str, Path, None] = None) -> Path:
+    """The file of one checkpoint."""
+    return Path(root or CHECKPOINT_DIR) / f"{opponent}-s{seed}-{games}.npz"
+
+
+def checkpoint_spec(opponent: str, seed: int, games: int,
+                    root: Union[str, Path, None] = None) -> str:
+    """The agent spec of a checkpoint (``qlearning_prior`` for 0 games); the path is
+    relative to the repository when it lies inside it."""
+    if games == 0:
+        return PRIOR_SPEC
+    path = checkpoint_path(opponent, seed, games, root).resolve()
+    try:
+        path = path.relative_to(ROOT.resolve())
+    except ValueError:
+        pass
+    return f"qlearning:path={path.as_posix()}"
+
+
+def plan(opponents: Sequence[str] = TRAIN_OPPONENTS, seeds: Iterable[int] = SEEDS,
+         upto: int = CHECKPOINTS[-1],
+         checkpoints: Sequence[int] = CHECKPOINTS) -> list[tuple[int, str, int]]:
+    """The (games, opponent, seed) cells in the order they are trained: stage by stage."""
+    seeds = list(seeds)
+    return [(g, o, s) for g in checkpoints if g <= upto for o in opponents for s in seeds]
+
+
+def train_study(opponents: Sequence[str] = TRAIN_OPPONENTS, seeds: Iterable[int] = SEEDS,
+                upto: int = CHECKPOINTS[-1], root: Union[str, Path, None] = None,
+                work: Union[str, Path, None] = None, checkpoint_every: int = 500,
+                checkpoints: Sequence[int] = CHECKPOINTS, progress: bool = True,
+                log: Optional[Callable[[str], None]] = print) -> list[Path]:
+    """Train the study's runs to every checkpoint up to ``upto`` (module docstring).
+    ``root``: where checkpoints go; ``work``: the runs' in-progress state files (default
+    `WORK_DIR`, git-ignored). Returns the checkpoint files, old and new, in plan order."""
+    if any(g <= 0 for g in checkpoints):
+        raise ValueError(f"checkpoints {list(checkpoints)}: training games must be > 0 "
+                         "(0 games is the prior, which needs no table)")
+    root = Path(root or CHECKPOINT_DIR)
+    work = Path(work or WORK_DIR)
+    out = []
+    for games, opp, seed in plan(opponents, seeds, upto, checkpoints):
+        path = checkpoint_path(opp, seed, games, root)
+        out.append(path)
+        if path.exists():
+            continue
+        state = work / f"{opp}-s{seed}.npz"
+        earlier = max((g for g in checkpoints if g < games
+                       and checkpoint_path(opp, seed, g, root).exists()), default=0)
+        done = _games_done(state)
+        resume = done is not None and earlier <= done <= games
+        if not resume and earlier:
+            # no usable state (missing, or not between the last checkpoint and this one):
+            # continue from the last checkpoint, which holds the same training state
+            work.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(checkpoint_path(opp, seed, earlier, root), state)
+            resume = True
+        t0 = time.perf_counter()
+        train(study_config(opp, seed, games), state, resume=resume,
+              checkpoint_every=checkpoint_every, progress=progress)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(state, path)
+        if log is not None:
+            log(f"{path.name}: {time.perf_counter() - t0:.0f} s")
+    return out
+
+
+def _games_done(state: Path) -> Optional[int]:
+    """Games a run's state file has trained (None: no file, or not a training state)."""
+    if not state.exists():
+        return None
+    try:
+        with np.load(state, allow_pickle=False) as z:
+            return int(json.loads(str(z["train_state"]))["games_done"])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+        return None
+
+
+def _seeds(text: str) -> list[int]:
+    if "-" in text:
+        lo, hi = text.split("-", 1)
+        return list(range(int(lo), int(hi) + 1))
+    return [int(s) for s in text.split(",") if s]
+
+
+@register_trainer("qstudy")
+def main(argv: list[str]) -> int:
+    """``ddzlab train qstudy``: the checkpoints of notebook 04's study (resumable)."""
+    p = argparse.ArgumentParser(prog="ddzlab train qstudy",
+                                description="Train notebook 04's Q-learning checkpoints, "
+                                "stage by stage (resumable).")
+    p.add_argument("--seeds", default="0-4", help="training seeds, e.g. 0-4 or 0,2")
+    p.add_argument("--upto", type=int, default=CHECKPOINTS[-1],
+                   help="train up to this checkpoint (games)")
+    p.add_argument("--opponents", nargs="+", default=list(TRAIN_OPPONENTS),
+                   choices=TRAIN_OPPONENTS)
+    p.add_argument("--root", default=None, help=f"checkpoint folder (default {CHECKPOINT_DIR})")
+    p.add_argument("--checkpoints", default=",".join(map(str, CHECKPOINTS)),
+                   help="training games of the checkpoints, comma-separated")
+    p.add_argument("--checkpoint-every", type=int, default=500,
+                   help="save the run's state every this many games (resume point)")
+    p.add_argument("--no-progress", action="store_true")
+    a = p.parse_args(argv)
+    try:
+        checkpoints = sorted(int(g) for g in a.checkpoints.split(",") if g)
+        files = train_study(a.opponents, _seeds(a.seeds), a.upto, a.root,
+                            checkpoint_every=a.checkpoint_every, checkpoints=checkpoints,
+                            progress=not a.no_progress)
+    except (ModelFileError, ValueError) as e:  # bad numbers, a foreign state file
+        print(f"error: {e}")
+        return 2
+    print(f"{len(files)} checkpoints in {Path(files[0]).parent if files else a.root}")
+    return 0
+
+
+__all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "study_config",
+           "checkpoint_path", "checkpoint_spec", "plan", "train_study", "main"]

@@ -1,0 +1,81 @@
+"""The checkpoint study's trainer (`ddzlab.qstudy`): order, resume, files."""
+import numpy as np
+import pytest
+
+from ddzlab import qstudy
+from ddzlab.agents import make_agent
+from ddzlab.agents.qlearning import QLearningAgent, QTables
+from ddzlab.cli import main as cli_main
+from ddzlab.qtraining import TrainConfig, train
+
+CKPTS = (12, 30)
+
+
+def _same(a: QTables, b: QTables) -> None:
+    for which in (0, 1):
+        np.testing.assert_array_equal(a.table(which), b.table(which))
+        np.testing.assert_array_equal(a.visits(which), b.visits(which))
+
+
+def test_plan_is_stage_by_stage():
+    cells = qstudy.plan(["self", "split_random"], [0, 1], upto=2_500)
+    assert cells == [(1_000, "self", 0), (1_000, "self", 1), (1_000, "split_random", 0),
+                     (1_000, "split_random", 1), (2_500, "self", 0), (2_500, "self", 1),
+                     (2_500, "split_random", 0), (2_500, "split_random", 1)]
+
+
+def test_checkpoints_equal_uninterrupted_runs(tmp_path):
+    root, work = tmp_path / "tables", tmp_path / "work"
+    # first only the first stage, then the rest with the state file lost in between
+    qstudy.train_study(["greedy_rulev1"], [3], upto=12, root=root, work=work,
+                       checkpoints=CKPTS, checkpoint_every=5, progress=False, log=None)
+    assert [p.name for p in root.iterdir()] == ["greedy_rulev1-s3-12.npz"]
+    (work / "greedy_rulev1-s3.npz").unlink()
+    files = qstudy.train_study(["greedy_rulev1"], [3], root=root, work=work,
+                               checkpoints=CKPTS, checkpoint_every=7, progress=False, log=None)
+    assert [p.name for p in files] == ["greedy_rulev1-s3-12.npz", "greedy_rulev1-s3-30.npz"]
+    for games, path in zip(CKPTS, files):
+        direct = train(qstudy.study_config("greedy_rulev1", 3, games), progress=False).tables
+        _same(QTables.load(path), direct)
+        assert QTables.load(path).meta["games_done"] == games
+
+
+def test_a_state_file_ahead_of_the_checkpoint_is_not_used(tmp_path):
+    root, work = tmp_path / "tables", tmp_path / "work"
+    # a state trained past the first checkpoint (another plan) must not become that checkpoint
+    train(qstudy.study_config("split_random", 0, 20), work / "split_random-s0.npz",
+          checkpoint_every=0, progress=False)
+    (path,) = qstudy.train_study(["split_random"], [0], upto=12, root=root, work=work,
+                                 checkpoints=CKPTS, progress=False, log=None)
+    _same(QTables.load(path), train(qstudy.study_config("split_random", 0, 12),
+                                    progress=False).tables)
+
+
+def test_checkpoint_spec_builds_the_agent(tmp_path, monkeypatch):
+    assert qstudy.checkpoint_spec("self", 0, 0) == "qlearning_prior"
+    qstudy.train_study(["self"], [1], upto=12, root=tmp_path, work=tmp_path / "w",
+                       checkpoints=CKPTS, progress=False, log=None)
+    spec = qstudy.checkpoint_spec("self", 1, 12, root=tmp_path)
+    assert spec.startswith("qlearning:path=") and spec.endswith("self-s1-12.npz")
+    agent = make_agent(spec)
+    assert isinstance(agent, QLearningAgent) and agent.tie == "prior"
+    assert agent.min_visits == qstudy.VARIANT["min_visits"]
+
+
+def test_greedy_rulev1_opponents_are_checked_and_train():
+    cfg = TrainConfig(games=6, seed=1, opponents="greedy_rulev1")
+    res = train(cfg, progress=False)
+    assert res.games_done == 6 and res.tables.lead_visits.sum() > 0
+    with pytest.raises(ValueError, match="opponents"):
+        TrainConfig(opponents="rulev1_only").check()
+
+
+def test_cli_trains_the_study(tmp_path, capsys):
+    rc = cli_main(["train", "qstudy", "--seeds", "2", "--checkpoints", "8,12", "--upto", "8",
+                   "--opponents", "self", "--root", str(tmp_path), "--no-progress"])
+    assert rc == 0 and [p.name for p in tmp_path.glob("*.npz")] == ["self-s2-8.npz"]
+    _same(QTables.load(tmp_path / "self-s2-8.npz"),
+          train(qstudy.study_config("self", 2, 8), progress=False).tables)
+    with pytest.raises(SystemExit):
+        qstudy.main(["--opponents", "nobody"])
+    assert qstudy._seeds("0-4") == [0, 1, 2, 3, 4] and qstudy._seeds("1,3") == [1, 3]
