@@ -15,12 +15,13 @@ Training opponents (`TRAIN_OPPONENTS`): ``split_random`` (the seed's random play
 `rulev1` opponents), to tell overfitting the training opponent from the limits of the
 abstraction.
 
-Files: ``<root>/<opponent>-s<seed>-<games>.npz`` (`checkpoint_path`), the format
-`QTables.save` writes (compressed, no pickle). The agent spec of a checkpoint is
-``"qlearning:path=<file>"``; `checkpoint_spec` writes it relative to the repository so
-that stored experiment rows name it the same on every machine.
+Files: ``<root>/<opponent>-s<seed>-<games>.npz`` (`checkpoint_path`; ``root`` defaults to
+`ddzlab.agents.qlearning.CHECKPOINT_DIR`), the format `QTables.save` writes (compressed, no
+pickle). The agent spec of a checkpoint is ``"qlearning:checkpoint=<name>"``
+(`checkpoint_spec`), the same on every machine.
 
-``ddzlab train qstudy [--seeds 0-4] [--upto 100000] [--opponents ...] [--root DIR]``.
+``ddzlab train qstudy [--seeds 0-4] [--upto 100000] [--opponents ...] [--root DIR]
+[--work DIR]``.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ import numpy as np
 
 from .agents.base import register_trainer
 from .agents.qlearning import CHECKPOINT_DIR
-from .config import CACHE_DIR, ROOT
+from .config import CACHE_DIR
 from .errors import ModelFileError
 from .qtraining import TrainConfig, train
 
@@ -56,24 +57,27 @@ def study_config(opponent: str, seed: int, games: int) -> TrainConfig:
     return TrainConfig(games=games, seed=seed, opponents=opponent, **VARIANT)
 
 
+def checkpoint_name(opponent: str, seed: int, games: int) -> str:
+    """A checkpoint's name (its file stem, and its label in the experiments)."""
+    return f"{opponent}-s{seed}-{games}"
+
+
 def checkpoint_path(opponent: str, seed: int, games: int,
                     root: Union[str, Path, None] = None) -> Path:
     """The file of one checkpoint."""
-    return Path(root or CHECKPOINT_DIR) / f"{opponent}-s{seed}-{games}.npz"
+    return Path(root or CHECKPOINT_DIR) / f"{checkpoint_name(opponent, seed, games)}.npz"
 
 
 def checkpoint_spec(opponent: str, seed: int, games: int,
                     root: Union[str, Path, None] = None) -> str:
-    """The agent spec of a checkpoint (``qlearning_prior`` for 0 games); the path is
-    relative to the repository when it lies inside it."""
+    """The agent spec of a checkpoint: ``qlearning_prior`` for 0 games, else
+    ``qlearning:checkpoint=NAME`` (the same on every machine), or with another ``root``
+    ``qlearning:path=FILE``."""
     if games == 0:
         return PRIOR_SPEC
-    path = checkpoint_path(opponent, seed, games, root).resolve()
-    try:
-        path = path.relative_to(ROOT.resolve())
-    except ValueError:
-        pass
-    return f"qlearning:path={path.as_posix()}"
+    if root is None:
+        return f"qlearning:checkpoint={checkpoint_name(opponent, seed, games)}"
+    return f"qlearning:path={checkpoint_path(opponent, seed, games, root).as_posix()}"
 
 
 def plan(opponents: Sequence[str] = TRAIN_OPPONENTS, seeds: Iterable[int] = SEEDS,
@@ -154,6 +158,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--opponents", nargs="+", default=list(TRAIN_OPPONENTS),
                    choices=TRAIN_OPPONENTS)
     p.add_argument("--root", default=None, help=f"checkpoint folder (default {CHECKPOINT_DIR})")
+    p.add_argument("--work", default=None,
+                   help=f"folder of the runs' in-progress states (default {WORK_DIR})")
     p.add_argument("--checkpoints", default=",".join(map(str, CHECKPOINTS)),
                    help="training games of the checkpoints, comma-separated")
     p.add_argument("--checkpoint-every", type=int, default=500,
@@ -162,7 +168,7 @@ def main(argv: list[str]) -> int:
     a = p.parse_args(argv)
     try:
         checkpoints = sorted(int(g) for g in a.checkpoints.split(",") if g)
-        files = train_study(a.opponents, _seeds(a.seeds), a.upto, a.root,
+        files = train_study(a.opponents, _seeds(a.seeds), a.upto, a.root, a.work,
                             checkpoint_every=a.checkpoint_every, checkpoints=checkpoints,
                             progress=not a.no_progress)
     except (ModelFileError, ValueError) as e:  # bad numbers, a foreign state file
@@ -172,5 +178,5 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "study_config",
-           "checkpoint_path", "checkpoint_spec", "plan", "train_study", "main"]
+__all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "WORK_DIR",
+           "study_config", "checkpoint_name", "checkpoint_path", "checkpoint_spec", "plan", "train_study", "main"]

@@ -4,7 +4,8 @@ import pytest
 
 from ddzlab import qstudy
 from ddzlab.agents import make_agent
-from ddzlab.agents.qlearning import QLearningAgent, QTables
+from ddzlab.agents.qlearning import QLearningAgent, QTables, tables
+from ddzlab.errors import ModelFileError
 from ddzlab.cli import main as cli_main
 from ddzlab.qtraining import TrainConfig, train
 
@@ -51,15 +52,23 @@ def test_a_state_file_ahead_of_the_checkpoint_is_not_used(tmp_path):
                                     progress=False).tables)
 
 
-def test_checkpoint_spec_builds_the_agent(tmp_path, monkeypatch):
+def test_checkpoint_specs_build_the_agent(tmp_path, monkeypatch):
     assert qstudy.checkpoint_spec("self", 0, 0) == "qlearning_prior"
+    assert qstudy.checkpoint_spec("self", 1, 12) == "qlearning:checkpoint=self-s1-12"
     qstudy.train_study(["self"], [1], upto=12, root=tmp_path, work=tmp_path / "w",
                        checkpoints=CKPTS, progress=False, log=None)
     spec = qstudy.checkpoint_spec("self", 1, 12, root=tmp_path)
-    assert spec.startswith("qlearning:path=") and spec.endswith("self-s1-12.npz")
-    agent = make_agent(spec)
-    assert isinstance(agent, QLearningAgent) and agent.tie == "prior"
-    assert agent.min_visits == qstudy.VARIANT["min_visits"]
+    assert spec == f"qlearning:path={(tmp_path / 'self-s1-12.npz').as_posix()}"
+    monkeypatch.setattr(tables, "CHECKPOINT_DIR", tmp_path)
+    for s in (spec, "qlearning:checkpoint=self-s1-12"):
+        agent = make_agent(s)
+        assert isinstance(agent, QLearningAgent) and agent.tie == "prior"
+        assert agent.min_visits == qstudy.VARIANT["min_visits"]
+        assert agent.tables.meta["games_done"] == 12
+    with pytest.raises(ModelFileError, match="ddzlab train qstudy"):
+        make_agent("qlearning:checkpoint=self-s1-13")
+    with pytest.raises(ModelFileError, match="give a name"):
+        make_agent("qlearning:checkpoint=../self-s1-12")
 
 
 def test_greedy_rulev1_opponents_are_checked_and_train():
@@ -72,7 +81,8 @@ def test_greedy_rulev1_opponents_are_checked_and_train():
 
 def test_cli_trains_the_study(tmp_path, capsys):
     rc = cli_main(["train", "qstudy", "--seeds", "2", "--checkpoints", "8,12", "--upto", "8",
-                   "--opponents", "self", "--root", str(tmp_path), "--no-progress"])
+                   "--opponents", "self", "--root", str(tmp_path), "--work", str(tmp_path / "w"),
+                   "--no-progress"])
     assert rc == 0 and [p.name for p in tmp_path.glob("*.npz")] == ["self-s2-8.npz"]
     _same(QTables.load(tmp_path / "self-s2-8.npz"),
           train(qstudy.study_config("self", 2, 8), progress=False).tables)
