@@ -20,26 +20,34 @@ Files: ``<root>/<opponent>-s<seed>-<games>.npz`` (`checkpoint_path`; ``root`` de
 pickle). The agent spec of a checkpoint is ``"qlearning:checkpoint=<name>"``
 (`checkpoint_spec`), the same on every machine.
 
+`protocol_study` tests du-guai's claim (54.2% after 2,000 training games against 51.7% for
+a random player, REFERENCE §4) in its own protocol: several training runs of the seed's
+setup, each on its own protocol seed, paired game by game with the random player and the
+untrained prior on the same deals, seats and bids.
+
 ``ddzlab train qstudy [--seeds 0-4] [--upto 100000] [--opponents ...] [--root DIR]
-[--work DIR]``.
+[--work DIR]``; ``ddzlab train qstudy --protocol RUNS [--protocol-games N]``.
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import os
 import shutil
 import time
 import zipfile
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
+import pandas as pd
 
 from .agents.base import register_trainer
-from .agents.qlearning import CHECKPOINT_DIR
-from .config import CACHE_DIR
+from .agents.qlearning import CHECKPOINT_DIR, SparseTables
+from .config import CACHE_DIR, DATA_DIR
 from .errors import ModelFileError
-from .qtraining import TrainConfig, train
+from .qtraining import TrainConfig, seed_protocol, train
 
 #: training games of the study's tables (0, the prior, is `PRIOR_SPEC`)
 CHECKPOINTS = (1_000, 2_500, 10_000, 40_000, 100_000)
@@ -128,6 +136,82 @@ def train_study(opponents: Sequence[str] = TRAIN_OPPONENTS, seeds: Iterable[int]
     return out
 
 
+# -- du-guai's claim in its own protocol ------------------------------------------------
+#: the seed as it ran (REFERENCE §4): its update rule and role bug, self-play, its values
+SEED_VARIANT = dict(rule="seed", role_bug=True)
+#: du-guai: 54.2% after 2,000 training games, against 51.7% for a random player
+CLAIM_TRAINING = 2_000
+PROTOCOL_PLAYERS = ("seed_2000", "split_random", PRIOR_SPEC)
+PROTOCOL_COLUMNS = ["run", "protocol_seed", "game", "seat", "role", "player", "won", "redeals"]
+PROTOCOL_FILE = DATA_DIR / "experiments" / "04_protocol" / "games.csv.gz"
+
+
+def protocol_seed(run: int) -> int:
+    """The protocol seed (deals, seats, bids) of run ``run``: each run meets its own games."""
+    return 1_000 + run
+
+
+def protocol_run(run: int, games: int, training: int = CLAIM_TRAINING) -> pd.DataFrame:
+    """One run of the protocol study: the seed's setup trained ``training`` games with
+    training seed ``run``, then it, the seed's random player and the untrained prior each
+    play the same ``games`` protocol games (`protocol_seed`): rows `PROTOCOL_COLUMNS`."""
+    tables = train(TrainConfig(games=training, seed=run, **SEED_VARIANT),
+                   progress=False).tables
+    ps = protocol_seed(run)
+    parts = []
+    # the prior as an empty table with the prior's tie-break: what `qlearning_prior` plays
+    prior = SparseTables.empty(VARIANT["q_init"], {"config": {"tie": "prior"}})
+    for player, agent in zip(PROTOCOL_PLAYERS, (tables, "split_random", prior)):
+        df = seed_protocol(agent, games=games, seed=ps)
+        parts.append(df.assign(run=run, protocol_seed=ps, player=player))
+    out = pd.concat(parts, ignore_index=True)
+    out["won"] = out["won"].astype(int)
+    return out[PROTOCOL_COLUMNS]
+
+
+def protocol_study(runs: int = 10, games: int = 500, path: Union[str, Path, None] = None,
+                   progress: bool = True, training: int = CLAIM_TRAINING) -> pd.DataFrame:
+    """du-guai's claim at a size that can test it: ``runs`` runs (`protocol_run`), each on
+    its own protocol seed, ``games`` paired games each. Resumable by run: the file
+    (default `PROTOCOL_FILE`, gzip CSV) is rewritten atomically after every run, and runs
+    already in it are not played again. Returns every stored row."""
+    path = Path(path or PROTOCOL_FILE)
+    done = read_protocol(path)
+    have = set(done["run"]) if len(done) else set()
+    todo = [r for r in range(runs) if r not in have]
+    bar: Any = None
+    if progress:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=runs, initial=runs - len(todo), desc="protocol runs", unit="run")
+    for r in todo:
+        new = protocol_run(r, games, training)
+        done = pd.concat([done, new], ignore_index=True) if len(done) else new
+        done = done.sort_values(["run", "player", "game"], kind="stable").reset_index(drop=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(gzip.compress(done.to_csv(index=False).encode(), mtime=0))
+        os.replace(tmp, path)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return done
+
+
+def read_protocol(path: Union[str, Path, None] = None) -> pd.DataFrame:
+    """The stored rows of the protocol study (empty if none); a file with other columns
+    raises `ModelFileError`."""
+    path = Path(path or PROTOCOL_FILE)
+    if not path.exists():
+        return pd.DataFrame({c: pd.Series(dtype=object if c in ("role", "player") else "int64")
+                             for c in PROTOCOL_COLUMNS})
+    df = pd.read_csv(path)
+    if list(df.columns) != PROTOCOL_COLUMNS:
+        raise ModelFileError(f"{path}: columns {list(df.columns)}, expected {PROTOCOL_COLUMNS}")
+    return df
+
+
 def _games_done(state: Path) -> Optional[int]:
     """Games a run's state file has trained (None: no file, or not a training state)."""
     if not state.exists():
@@ -164,8 +248,16 @@ def main(argv: list[str]) -> int:
                    help="training games of the checkpoints, comma-separated")
     p.add_argument("--checkpoint-every", type=int, default=500,
                    help="save the run's state every this many games (resume point)")
+    p.add_argument("--protocol", type=int, default=0, metavar="RUNS",
+                   help="instead: du-guai's claim in its protocol, RUNS runs (protocol_study)")
+    p.add_argument("--protocol-games", type=int, default=500,
+                   help="protocol games per player and run")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
+    if a.protocol:
+        df = protocol_study(a.protocol, a.protocol_games, progress=not a.no_progress)
+        print(f"{df['run'].nunique()} protocol runs in {PROTOCOL_FILE}")
+        return 0
     try:
         checkpoints = sorted(int(g) for g in a.checkpoints.split(",") if g)
         files = train_study(a.opponents, _seeds(a.seeds), a.upto, a.root, a.work,

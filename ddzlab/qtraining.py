@@ -37,7 +37,7 @@ import pandas as pd
 from .agents.base import AgentSpec, make_agent, register_trainer
 from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
-                               QTables, choose, decide)
+                               QTables, SparseTables, choose, decide)
 from .agents.qlearning.tables import load_file
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
@@ -141,11 +141,11 @@ def _side_won(game: Game, seat: int) -> bool:
 
 
 # -- the seed's protocol --------------------------------------------------------------
-def seed_protocol(agent: Union[AgentSpec, QTables] = "qlearning", games: int = 1000,
+def seed_protocol(agent: Union[AgentSpec, QTables, SparseTables] = "qlearning", games: int = 1000,
                   seed: int = 0, progress: bool = False,
                   opponent: Optional[Callable[[np.random.Generator], Controller]] = None) -> pd.DataFrame:
     """du-guai's evaluation (module docstring): ``agent`` in a shuffled seat against two
-    seed random players. ``agent``: a `make_agent` spec, or a `QTables` (played greedily).
+    seed random players. ``agent``: a `make_agent` spec, or a `QTables` / `SparseTables` (played greedily).
 
     One row per game: ``seat``, ``role`` (landlord / down / up), ``won`` (the seed's count:
     a farmer win is a win for both farmers), ``redeals``. The deals and seats depend only
@@ -156,7 +156,7 @@ def seed_protocol(agent: Union[AgentSpec, QTables] = "qlearning", games: int = 1
     """
     deal_rng = np.random.default_rng([seed, 0])
     opp = (opponent or split_random_controller)(np.random.default_rng([seed, 1]))
-    if isinstance(agent, QTables):
+    if isinstance(agent, (QTables, SparseTables)):
         me = table_controller(agent, np.random.default_rng([seed, 2]))
     else:
         me = agent_controller(make_agent(agent, seed=np.random.default_rng([seed, 2])))

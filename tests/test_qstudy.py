@@ -1,5 +1,6 @@
 """The checkpoint study's trainer (`ddzlab.qstudy`): order, resume, files."""
 import numpy as np
+import pandas as pd
 import pytest
 
 from ddzlab import qstudy
@@ -89,3 +90,20 @@ def test_cli_trains_the_study(tmp_path, capsys):
     with pytest.raises(SystemExit):
         qstudy.main(["--opponents", "nobody"])
     assert qstudy._seeds("0-4") == [0, 1, 2, 3, 4] and qstudy._seeds("1,3") == [1, 3]
+
+
+def test_protocol_study_pairs_players_on_the_same_games_and_resumes(tmp_path):
+    path = tmp_path / "p.csv.gz"
+    first = qstudy.protocol_study(runs=1, games=6, path=path, progress=False, training=30)
+    assert len(first) == 6 * len(qstudy.PROTOCOL_PLAYERS)
+    assert list(first.columns) == qstudy.PROTOCOL_COLUMNS
+    both = qstudy.protocol_study(runs=2, games=6, path=path, progress=False, training=30)
+    # run 0 is kept as it was, run 1 added on its own protocol seed
+    pd.testing.assert_frame_equal(both[both.run == 0].reset_index(drop=True), first)
+    assert set(both.protocol_seed) == {qstudy.protocol_seed(0), qstudy.protocol_seed(1)}
+    for _, run in both.groupby("run"):
+        games = [g.sort_values("game")[["game", "seat", "role"]].to_numpy().tolist()
+                 for _, g in run.groupby("player")]
+        assert games[0] == games[1] == games[2]          # the same deals, seats and bids
+    pd.testing.assert_frame_equal(qstudy.read_protocol(path), both)
+    assert len(qstudy.read_protocol(tmp_path / "none.csv.gz")) == 0

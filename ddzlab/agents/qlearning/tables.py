@@ -191,6 +191,16 @@ class SparseTables:
             part.values.setflags(write=False)
             part.default.setflags(write=False)
 
+    @classmethod
+    def empty(cls, q_init: float = 0.0, meta: Optional[dict] = None) -> "SparseTables":
+        """A table no run has touched (with ``meta={"config": {"tie": "prior"}}`` it plays
+        the untrained prior)."""
+        none = (np.zeros(0, np.int64), np.zeros((0, N_LEAD_ACTIONS), np.float32),
+                np.zeros((0, N_LEAD_ACTIONS), np.uint32))
+        few = (none[0], np.zeros((0, N_FOLLOW_ACTIONS), np.float32),
+               np.zeros((0, N_FOLLOW_ACTIONS), np.uint32))
+        return cls(q_init, {"lead": none, "follow": few}, dict(meta or {}))
+
     def table(self, which: int) -> _SparseRows:
         return self._q[which]
 
