@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import os
 import shutil
 import time
@@ -131,8 +132,34 @@ def train_study(opponents: Sequence[str] = TRAIN_OPPONENTS, seeds: Iterable[int]
               checkpoint_every=checkpoint_every, progress=progress)
         path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(state, path)
+        checkpoint_summary(root)
         if log is not None:
             log(f"{path.name}: {time.perf_counter() - t0:.0f} s")
+    return out
+
+
+SUMMARY_FILE = "checkpoints.csv"
+
+
+def checkpoint_summary(root: Union[str, Path, None] = None, write: bool = True) -> pd.DataFrame:
+    """One row per checkpoint file in ``root``: training opponent, seed, games, states of
+    each table visited at least once, and the file's size; written to
+    ``<root>/checkpoints.csv`` (``write``) so the notebook has it without the tables."""
+    from .agents.qlearning import N_FOLLOW_STATES, N_LEAD_STATES, load_tables
+    root = Path(root or CHECKPOINT_DIR)
+    rows = []
+    for path in sorted(root.glob("*-s*-*.npz")):
+        opp, seed, games = parse_label(path.stem)
+        cov = load_tables(path).coverage()
+        rows.append({"train_opponent": opp, "seed": seed, "games": games,
+                     "lead_states": round(cov["lead"] * N_LEAD_STATES),
+                     "follow_states": round(cov["follow"] * N_FOLLOW_STATES),
+                     "bytes": path.stat().st_size})
+    out = pd.DataFrame(rows, columns=["train_opponent", "seed", "games", "lead_states",
+                                      "follow_states", "bytes"])
+    out = out.sort_values(["games", "train_opponent", "seed"], kind="stable").reset_index(drop=True)
+    if write and len(out):
+        out.to_csv(root / SUMMARY_FILE, index=False)
     return out
 
 
@@ -212,6 +239,158 @@ def read_protocol(path: Union[str, Path, None] = None) -> pd.DataFrame:
     return df
 
 
+# -- the evaluation experiments and their analysis --------------------------------------
+#: the evaluation opponents of the checkpoints (each deal played twice, sides swapped)
+EVAL_OPPONENTS = ("greedy", "rulev1", "weights", "split_random")
+PRIOR_LABEL = "prior"
+#: the effect that matters (0.03 WP, `ddzlab.stats.EFFECT_WP`) and, before the study, the SD
+#: of per-deal WP differences between a 10,000-game table and the prior against greedy
+#: (issue 18: −0.078 [−0.093, −0.062] over 1,000 deals gives SD ≈ 0.25)
+PILOT_SD = 0.25
+
+
+def experiment_name(games: int) -> str:
+    """The stored experiment of one checkpoint stage: every run's table after ``games``
+    training games and the prior, against `EVAL_OPPONENTS`."""
+    return f"04_qlearning_{games}"
+
+
+def stage_configs(games: int, opponents: Sequence[str] = TRAIN_OPPONENTS,
+                  seeds: Iterable[int] = SEEDS) -> dict[str, str]:
+    """Label → agent spec of one stage's experiment: the prior and every run's table."""
+    out = {PRIOR_LABEL: PRIOR_SPEC}
+    for opp in opponents:
+        for seed in seeds:
+            out[checkpoint_name(opp, seed, games)] = checkpoint_spec(opp, seed, games)
+    return out
+
+
+def parse_label(label: str) -> tuple[Optional[str], Optional[int], int]:
+    """(training opponent, seed, training games) of a config label; the prior is
+    (None, None, 0)."""
+    if label == PRIOR_LABEL:
+        return None, None, 0
+    opp, seed, games = label.rsplit("-", 2)
+    return opp, int(seed.lstrip("s")), int(games)
+
+
+def _per_deal_wp(games: pd.DataFrame) -> pd.DataFrame:
+    """WP per (config, opponent, deal): the share of the deal's two games won."""
+    return games.groupby(["config", "opponent", "deal"])["won"].mean().unstack("deal")
+
+
+def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: float = 0.05,
+                      power: float = 0.8) -> pd.DataFrame:
+    """Paired ΔWP (checkpoint − prior) per training setup and evaluation opponent.
+
+    For a setup (training opponent, training games) with runs s = 1..S (seeds) and deals
+    d = 1..D played by every run and the prior against one opponent, Δ[s, d] is run s's WP
+    on deal d less the prior's. The estimate is the mean of Δ. Its interval is a t
+    interval over the runs' means (S − 1 degrees of freedom: run variance) with the
+    variance of the deals' means over D added (game variance: the runs share the deals,
+    so their spread does not hold it; `ddzlab.stats.t_interval`'s ``extra_var``) — slightly
+    conservative (the residual is counted twice). With one run it is the paired t interval
+    over deals (game variance only; ``runs`` says so). ``mde``: the difference this design
+    detects with ``power`` (two-sided ``alpha``); ``p_holm``: Holm's adjustment over every
+    row (the family is the whole grid).
+
+    Columns: train_opponent, games, opponent, runs, deals, delta, lo, hi, se, p, mde,
+    p_holm, wp (the checkpoints' mean WP), wp_prior.
+    """
+    from scipy.stats import t as tdist
+
+    from .stats import holm, mde, t_interval
+    # a table's games are the same in every stage experiment that lists it (the prior)
+    games = games.drop_duplicates(["config", "opponent", "deal", "role"])
+    wp = _per_deal_wp(games)
+    rows = []
+    labels = sorted(set(games["config"]) - {prior})
+    setups: dict[tuple[str, int], list[str]] = {}
+    for label in labels:
+        opp, _, g = parse_label(label)
+        setups.setdefault((opp, g), []).append(label)
+    for (train_opp, g), runs in sorted(setups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        for opp in sorted(set(games["opponent"])):
+            keys = [(r, opp) for r in runs if (r, opp) in wp.index]
+            if (prior, opp) not in wp.index or not keys:
+                continue
+            base = wp.loc[(prior, opp)]
+            delta = (wp.loc[keys].sub(base, axis=1)).dropna(axis=1)
+            S, D = delta.shape
+            if D < 2:
+                continue
+            x = delta.to_numpy(float)
+            by_run, by_deal = x.mean(axis=1), x.mean(axis=0)
+            if S >= 2:
+                m, lo, hi = t_interval(by_run, alpha, extra_var=float(by_deal.var(ddof=1)) / D)
+                se = (hi - m) / float(tdist.ppf(1 - alpha / 2, S - 1))
+                n = S
+            else:
+                m, lo, hi = t_interval(by_deal, alpha)
+                se = float(by_deal.std(ddof=1)) / math.sqrt(D)
+                n = D
+            p = float(2 * tdist.sf(abs(m) / se, n - 1)) if se > 0 else float(m == 0)
+            rows.append({"train_opponent": train_opp, "games": g, "opponent": opp, "runs": S,
+                         "deals": D, "delta": m, "lo": lo, "hi": hi, "se": se, "p": p,
+                         "mde": mde(se * math.sqrt(n), n, alpha, power) if se > 0 else 0.0,
+                         "wp": float(wp.loc[keys, delta.columns].to_numpy().mean()),
+                         "wp_prior": float(base[delta.columns].mean())})
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["p_holm"] = holm(out["p"].to_numpy())
+    return out
+
+
+def protocol_runs(df: pd.DataFrame) -> pd.DataFrame:
+    """Per run of the protocol study: each player's total win rate on its games and the
+    paired differences (trained − random, prior − random, trained − prior)."""
+    rate = df.pivot_table(index="run", columns="player", values="won", aggfunc="mean")
+    out = pd.DataFrame({"protocol_seed": df.groupby("run")["protocol_seed"].first(),
+                        "games": df[df.player == PROTOCOL_PLAYERS[0]].groupby("run").size()})
+    for p in PROTOCOL_PLAYERS:
+        out[p] = rate[p]
+    return out
+
+
+PROTOCOL_CONTRASTS = (("seed_2000", "split_random"), (PRIOR_SPEC, "split_random"),
+                      ("seed_2000", PRIOR_SPEC))
+
+
+def protocol_contrasts(df: pd.DataFrame, alpha: float = 0.05, power: float = 0.8,
+                       effect: float = 0.025) -> pd.DataFrame:
+    """du-guai's claim and its neighbours, paired game by game within each run (the same
+    deals, seats and bids): for each contrast a − b, the mean over runs of the runs' mean
+    differences with a t interval over the runs — every run has its own training seed and
+    its own protocol seed, so their spread holds run variance and game variance both.
+    ``mde``: what that design detects with ``power``; ``games_needed``: paired games (at
+    the per-game SD seen) a single run would need to detect ``effect``.
+    Also the rate of each player with its t interval over runs (rows ``rate: name``)."""
+    from scipy.stats import t as tdist
+
+    from .stats import mde, n_needed, t_interval
+    wide = df.pivot_table(index=["run", "game"], columns="player", values="won")
+    rows = []
+    runs = sorted(df["run"].unique())
+    for a, b in PROTOCOL_CONTRASTS:
+        d = (wide[a] - wide[b]).dropna()
+        by_run = d.groupby(level="run").mean().to_numpy(float)
+        m, lo, hi = t_interval(by_run, alpha)
+        se = float(by_run.std(ddof=1)) / math.sqrt(len(by_run))
+        p = float(2 * tdist.sf(abs(m) / se, len(by_run) - 1)) if se > 0 else float(m == 0)
+        sd_game = float(d.std(ddof=1))
+        rows.append({"contrast": f"{a} − {b}", "estimate": m, "lo": lo, "hi": hi, "p": p,
+                     "runs": len(runs), "paired_games": len(d),
+                     "mde": mde(se * math.sqrt(len(by_run)), len(by_run), alpha, power),
+                     "sd_game": sd_game, "games_needed": n_needed(sd_game, effect, alpha, power)})
+    for player in PROTOCOL_PLAYERS:
+        by_run = df[df.player == player].groupby("run")["won"].mean().to_numpy(float)
+        m, lo, hi = t_interval(by_run, alpha)
+        rows.append({"contrast": f"rate: {player}", "estimate": m, "lo": lo, "hi": hi,
+                     "runs": len(by_run), "paired_games": int((df.player == player).sum()),
+                     "min": float(by_run.min()), "max": float(by_run.max())})
+    return pd.DataFrame(rows).set_index("contrast")
+
+
 def _games_done(state: Path) -> Optional[int]:
     """Games a run's state file has trained (None: no file, or not a training state)."""
     if not state.exists():
@@ -252,8 +431,14 @@ def main(argv: list[str]) -> int:
                    help="instead: du-guai's claim in its protocol, RUNS runs (protocol_study)")
     p.add_argument("--protocol-games", type=int, default=500,
                    help="protocol games per player and run")
+    p.add_argument("--summary", action="store_true",
+                   help="instead: write the checkpoints' coverage and sizes (checkpoints.csv)")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
+    if a.summary:
+        df = checkpoint_summary(a.root)
+        print(f"{len(df)} checkpoints summarised in {Path(a.root or CHECKPOINT_DIR) / SUMMARY_FILE}")
+        return 0
     if a.protocol:
         df = protocol_study(a.protocol, a.protocol_games, progress=not a.no_progress)
         print(f"{df['run'].nunique()} protocol runs in {PROTOCOL_FILE}")

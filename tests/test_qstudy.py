@@ -107,3 +107,74 @@ def test_protocol_study_pairs_players_on_the_same_games_and_resumes(tmp_path):
         assert games[0] == games[1] == games[2]          # the same deals, seats and bids
     pd.testing.assert_frame_equal(qstudy.read_protocol(path), both)
     assert len(qstudy.read_protocol(tmp_path / "none.csv.gz")) == 0
+
+
+def _rows(config, opponent, wins):
+    """Game rows of ``config``: per deal, (landlord won, farmers won)."""
+    out = []
+    for deal, (lw, fw) in enumerate(wins):
+        out.append((config, opponent, deal, "landlord", lw, 1 if lw else -1))
+        out.append((config, opponent, deal, "farmers", fw, 1 if fw else -1))
+    return out
+
+
+def test_checkpoint_deltas_by_hand():
+    # per-deal WP: prior 1, .5, 0; run 0: 1, 1, .5; run 1: .5, .5, 0
+    rows = (_rows("prior", "greedy", [(1, 1), (1, 0), (0, 0)])
+            + _rows("self-s0-10", "greedy", [(1, 1), (1, 1), (0, 1)])
+            + _rows("self-s1-10", "greedy", [(1, 0), (0, 1), (0, 0)]))
+    games = pd.DataFrame(rows, columns=["config", "opponent", "deal", "role", "won", "points"])
+    # the prior listed twice (two stage experiments) counts once
+    games = pd.concat([games, games[games.config == "prior"]], ignore_index=True)
+    d = qstudy.checkpoint_deltas(games)
+    assert len(d) == 1
+    r = d.iloc[0]
+    assert (r.train_opponent, r.games, r.opponent, r.runs, r.deals) == ("self", 10, "greedy", 2, 3)
+    # Δ = [[0, .5, .5], [-.5, 0, 0]]: run means 1/3, -1/6; deal means -1/4, 1/4, 1/4
+    assert r.delta == pytest.approx(1 / 12)
+    se = (1 / 8 / 2 + 1 / 12 / 3) ** 0.5          # var(run means)/S + var(deal means)/D
+    assert r.se == pytest.approx(se)
+    assert r.hi - r.delta == pytest.approx(12.7062047 * se, rel=1e-6)   # t(0.975, 1 df)
+    assert r.wp_prior == pytest.approx(0.5) and r.wp == pytest.approx((2.5 + 1) / 6)
+    assert r.p_holm == pytest.approx(r.p) and 0.5 < r.p < 1
+    assert r.mde > abs(r.delta)
+
+
+def test_checkpoint_deltas_one_run_and_holm_over_the_family():
+    rows = (_rows("prior", "greedy", [(0, 0)] * 6) + _rows("prior", "rulev1", [(1, 1)] * 6)
+            + _rows("self-s0-10", "greedy", [(1, 1)] * 5 + [(0, 1)])
+            + _rows("self-s0-10", "rulev1", [(1, 1)] * 5 + [(0, 1)]))
+    games = pd.DataFrame(rows, columns=["config", "opponent", "deal", "role", "won", "points"])
+    d = qstudy.checkpoint_deltas(games).set_index("opponent")
+    # one run: the paired t over deals; against greedy Δ = 1,1,1,1,1,.5
+    x = np.array([1, 1, 1, 1, 1, 0.5])
+    assert d.loc["greedy", "delta"] == pytest.approx(x.mean())
+    assert d.loc["greedy", "se"] == pytest.approx(x.std(ddof=1) / 6 ** 0.5)
+    assert d.loc["greedy", "runs"] == 1 and d.loc["greedy", "deals"] == 6
+    # against rulev1 Δ = 0,0,0,0,0,-.5
+    assert d.loc["rulev1", "delta"] == pytest.approx(-0.5 / 6)
+    from statsmodels.stats.multitest import multipletests
+    assert list(d.p_holm) == pytest.approx(list(multipletests(d.p, method="holm")[1]))
+
+
+def test_protocol_contrasts_by_hand():
+    rows = []
+    # run 0: trained wins 3 of 4, random 1 of 4, prior 2 of 4; run 1: 2, 2, 4 of 4
+    for run, wins in ((0, {"seed_2000": [1, 1, 1, 0], "split_random": [0, 1, 0, 0],
+                           "qlearning_prior": [1, 0, 1, 0]}),
+                      (1, {"seed_2000": [1, 0, 0, 1], "split_random": [0, 1, 1, 0],
+                           "qlearning_prior": [1, 1, 1, 1]})):
+        for player, w in wins.items():
+            for g, won in enumerate(w):
+                rows.append((run, 1000 + run, g, 0, "landlord", player, won, 0))
+    df = pd.DataFrame(rows, columns=qstudy.PROTOCOL_COLUMNS)
+    c = qstudy.protocol_contrasts(df, effect=0.025)
+    row = c.loc["seed_2000 − split_random"]
+    # run means of the paired differences: .5 and 0
+    assert row.estimate == pytest.approx(0.25)
+    assert row.hi - row.estimate == pytest.approx(12.7062047 * 0.25, rel=1e-6)   # sd .3536/√2
+    assert row.paired_games == 8 and row.runs == 2
+    assert c.loc["rate: split_random", "min"] == 0.25 and c.loc["rate: split_random", "max"] == 0.5
+    assert c.loc["seed_2000 − qlearning_prior", "estimate"] == pytest.approx((0.25 - 0.5) / 2)
+    runs = qstudy.protocol_runs(df)
+    assert list(runs["seed_2000"]) == [0.75, 0.5] and list(runs["games"]) == [4, 4]
