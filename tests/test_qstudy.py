@@ -31,7 +31,8 @@ def test_checkpoints_equal_uninterrupted_runs(tmp_path):
     # first only the first stage, then the rest with the state file lost in between
     qstudy.train_study(["greedy_rulev1"], [3], upto=12, root=root, work=work,
                        checkpoints=CKPTS, checkpoint_every=5, progress=False, log=None)
-    assert [p.name for p in root.iterdir()] == ["greedy_rulev1-s3-12.npz"]
+    assert [p.name for p in root.glob("*.npz")] == ["greedy_rulev1-s3-12.npz"]
+    assert list(qstudy.checkpoint_summary(root, write=False).games) == [12]
     (work / "greedy_rulev1-s3.npz").unlink()
     files = qstudy.train_study(["greedy_rulev1"], [3], root=root, work=work,
                                checkpoints=CKPTS, checkpoint_every=7, progress=False, log=None)
