@@ -497,9 +497,14 @@ def delta_panels(deltas: pd.DataFrame, opponents: Sequence[str], effect: float =
     pos = {g: i for i, g in enumerate(games)}
     names = list(dict.fromkeys(deltas[series]))
     with style():
-        fig, axes = plt.subplots(1, len(opponents), figsize=(3.3 * len(opponents) + 0.6, 3.6),
+        ncols = len(opponents) if len(opponents) <= 2 else 2
+        nrows = -(-len(opponents) // ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(PAGE_WIDTH, 3.1 * nrows + 0.5),
                                  layout="constrained", sharey=True, squeeze=False)
-        for ax, opp in zip(axes[0], opponents):
+        flat = axes.ravel()
+        for ax in flat[len(opponents):]:
+            ax.set_visible(False)
+        for ax, opp in zip(flat, opponents):
             part = deltas[deltas["opponent"] == opp]
             ax.axhspan(-effect, effect, color="0.9", zorder=0,
                        label=f"±{effect:g} (the effect that matters)")
@@ -517,8 +522,10 @@ def delta_panels(deltas: pd.DataFrame, opponents: Sequence[str], effect: float =
             ax.set_xticks(range(len(games)), ["prior" if g == 0 else f"{g / 1000:g}k" for g in games])
             ax.set_title(f"against {opp}")
             ax.set_xlabel("training games")
-        axes[0][0].set_ylabel("ΔWP, checkpoint − prior (95% CI)")
-        axes[0][-1].legend(loc="best", fontsize="small", title="trained against")
+        for row in axes:
+            row[0].set_ylabel("ΔWP, checkpoint − prior")
+        flat[0].legend(loc="best", fontsize="x-small", title="trained against",
+                       title_fontsize="x-small")
     return fig
 
 
@@ -528,7 +535,7 @@ def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[
     protocol seed), the players of a run joined (they met the same games), with a legend."""
     with style():
         if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
+            _, ax = plt.subplots(figsize=(min(7, PAGE_WIDTH), 3.6), layout="constrained")
         x = np.arange(len(runs))
         for k, (p, label) in enumerate(zip(players, labels)):
             ax.plot(x, runs[p], marker="os^D"[k % 4], linestyle="none", color=f"C{k}", label=label)
