@@ -570,6 +570,8 @@ def coverage_loglog(summary: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
         ax.set_xlabel("training games")
         ax.set_ylabel("states visited at least once")
         ax.legend(fontsize="x-small", loc="best")
+    return ax
+
 
 def forest(ax: Axes, labels: Sequence[str], estimate: Sequence[float], lo: Sequence[float],
            hi: Sequence[float], *, reference: Optional[float] = 0.0, marks: Optional[Sequence[bool]] = None,
