@@ -74,8 +74,9 @@ def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optiona
            hi: Optional[Sequence[float]] = None, *, reference: Optional[float] = None, offset: float = 0.0,
            width: float = 0.8, horizontal: bool = False, **bar_kw) -> Axes:
     """Bars from 0 to ``values`` with the intervals ``[lo, hi]`` as error bars (none when
-    not given); the value axis always includes 0 (no truncated bars). ``reference`` draws a
-    dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
+    not given); the value axis always includes 0 and every bar of every group (no truncated
+    bars: the limits stay automatic, so a later, taller group widens them). ``reference``
+    draws a dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
     values = np.asarray(values, dtype=float)
     err = None
     if lo is not None and hi is not None:
@@ -85,15 +86,14 @@ def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optiona
     if horizontal:
         ax.barh(ticks + offset, values, width, xerr=err, **bar_kw)
         ax.set_yticks(ticks, labels)
-        line, set_lim, get_lim = ax.axvline, ax.set_xlim, ax.get_xlim
+        line = ax.axvline
     else:
         ax.bar(ticks + offset, values, width, yerr=err, **bar_kw)
         ax.set_xticks(ticks, labels)
-        line, set_lim, get_lim = ax.axhline, ax.set_ylim, ax.get_ylim
+        line = ax.axhline
     if reference is not None:
         line(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
-    low, high = get_lim()
-    set_lim(min(low, 0.0), max(high, 0.0))
+    ax.autoscale_view()      # bars start at 0; fixed limits would clip a later, taller group
     return ax
 
 

@@ -142,3 +142,17 @@ def test_bad_arguments(table):
         plots.heatmap(table, "XP")
     with pytest.raises(DdzError, match="role must be one of"):
         plots.heatmap(table, "WP", "dealer")
+
+
+@pytest.mark.parametrize("horizontal", [False, True])
+def test_bar_ci_later_taller_groups_are_not_clipped(horizontal):
+    """Grouped bars: the second group is ten times taller than the first; every bar and its
+    interval must lie inside the axis (the limits must not freeze at the first group's)."""
+    with plots.style():
+        fig, ax = plt.subplots()
+        plots.bar_ci(ax, ["a", "b"], [10, 12], [9, 11], [11, 13], offset=-0.2, width=0.4, horizontal=horizontal)
+        plots.bar_ci(ax, ["a", "b"], [100, 1178], [90, 1100], [110, 1250], offset=0.2, width=0.4,
+                     horizontal=horizontal)
+    low, high = ax.get_xlim() if horizontal else ax.get_ylim()
+    assert low <= 0 and high >= 1250
+    plt.close(fig)
