@@ -122,3 +122,28 @@ def test_registry_finds_agents_registered_outside_the_agents_package():
     code = "from ddzlab.agents import available_agents; print(available_agents())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "threshold_bidder" in out and "smallest" in out
+
+
+@pytest.mark.parametrize("spec, keys", [
+    ("weights", {"rule"}), ("ismcts:iterations=20", {"iterations", "top"}),
+    ("mcts:iterations=20", {"iterations", "top"}), ("qlearning", {"action", "q", "visits"}),
+    ("rulev1", {"rule"}), ("greedy", {"q", "top"}), ("smallest", {"rule"}), ("random", {"rule", "choices"}),
+    ("split_random", {"action"})])
+def test_every_play_agent_explains_its_moves(spec, keys):
+    """Every play agent sets ``last_eval`` on its moves (greedy: on every move but a pass or
+    the last one, which it explains as {'finishes': True}), so records and replays say why."""
+    from ddzlab.records import play_recorded
+    if spec == "rulev1":
+        pytest.importorskip("rlcard")
+    agent = make_agent(spec, seed=1)
+    game, evals = play_recorded(Game(generate_deals(1, seed=4)[0], landlord=0),
+                                [agent, make_agent("greedy"), make_agent("greedy")])
+    mine = [(i, m) for i, (seat, m) in enumerate(game.history) if seat == 0]
+    explained = {i: evals["moves"].get(i) for i, _ in mine}
+    assert mine and all(e is not None for i, e in explained.items()
+                        if not (spec == "greedy" and dict(mine)[i].is_pass)), explained
+    assert any(keys <= set(e) for e in explained.values() if e), explained
+    if spec.startswith(("ismcts", "mcts")):
+        top = next(e["top"] for e in explained.values() if e and "top" in e)
+        visits = [v for v, _ in top.values()]
+        assert visits == sorted(visits, reverse=True) and all(0 <= w <= 1 for _, w in top.values())

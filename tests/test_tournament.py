@@ -254,8 +254,8 @@ def test_cli_argument_errors(capsys, argv, problem):
 
 
 @pytest.mark.parametrize("argv, problem", [
-    (["random", "--deals", "2"], "ddzlab tournament: a tournament needs at least two agents, got 1"),
-    (["random", "nobody", "--deals", "2"], "ddzlab tournament: unknown agent 'nobody'"),
+    (["random", "--deals", "2"], "ddzlab tournament: error: a tournament needs at least two agents, got 1"),
+    (["random", "nobody", "--deals", "2"], "ddzlab tournament: error: unknown agent 'nobody'"),
 ])
 def test_cli_bad_agents(capsys, argv, problem):
     code, _ = run_cli(["tournament", *argv, "--quiet"])
