@@ -369,6 +369,9 @@ def wp_lines(df, x: str, hue: Optional[str] = None, ax=None, title: str = "",
         ax.fill_between(part[x], part.WP_lo, part.WP_hi, color=f"C{i}", alpha=0.2, lw=0)
     if logx:
         ax.set_xscale("log", base=2)
+        xs = np.sort(pd.unique(df[x]))
+        ax.set_xticks(xs, [f"{v:g}" for v in xs])        # the values run, not powers of 2
+        ax.minorticks_off()
     ax.axhline(0.5, color="0.5", lw=1, ls="--")
     ax.set_ylim(*ylim)
     ax.set_xlabel(x)
@@ -389,8 +392,7 @@ def accuracy_curves(df, ax=None, title: str = ""):
         part = part.sort_values("progress")
         ax.plot(part.progress, part["mean"], "o-", color=f"C{i}", label=str(name))
         ax.fill_between(part.progress, part.lo, part.hi, color=f"C{i}", alpha=0.2, lw=0)
-    ax.set_ylim(0, 1)
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1)                # the y axis follows the data: lines, not bars, so no need for 0
     ax.set_xlabel("share of the cards played so far")
     ax.set_ylabel("hidden cards placed right")
     if title:

@@ -492,7 +492,8 @@ def readme_numbers(readme: Path) -> str:
 
 # --------------------------------------------------------------------------- the document
 
-_CSS = """body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;max-width:60rem;margin:2rem auto;
+_CSS = """body{font-family:"DejaVu Sans",Helvetica,Arial,"Noto Sans CJK SC","Source Han Sans SC","PingFang SC",
+"Microsoft YaHei","WenQuanYi Zen Hei",sans-serif;max-width:60rem;margin:2rem auto;
 padding:0 1rem;line-height:1.45;color:#222}table{border-collapse:collapse;margin:1rem 0}
 td,th{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top}
 td.v{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}

@@ -133,9 +133,7 @@ def test_every_play_agent_explains_its_moves(spec, keys):
     """Every play agent sets ``last_eval`` on its moves (greedy: on every move but a pass or
     the last one, which it explains as {'finishes': True}), so records and replays say why."""
     from ddzlab.records import play_recorded
-    if spec == "rulev1":
-        pytest.importorskip("rlcard")
-    agent = make_agent(spec, seed=1)
+    agent = make_agent(spec, seed=1)          # rulev1 needs RLCard: installed by make setup (peers)
     game, evals = play_recorded(Game(generate_deals(1, seed=4)[0], landlord=0),
                                 [agent, make_agent("greedy"), make_agent("greedy")])
     mine = [(i, m) for i, (seat, m) in enumerate(game.history) if seat == 0]
@@ -147,3 +145,13 @@ def test_every_play_agent_explains_its_moves(spec, keys):
         top = next(e["top"] for e in explained.values() if e and "top" in e)
         visits = [v for v, _ in top.values()]
         assert visits == sorted(visits, reverse=True) and all(0 <= w <= 1 for _, w in top.values())
+
+
+def test_rulev1_refuses_hands_bigger_than_its_game_with_a_clear_error():
+    """RLCard's tables stop at 20-card hands: a bigger one used to end in a bare KeyError
+    ('pair_chain_11'); now it is an AgentError that says why."""
+    from ddzlab.widgets import leading_observation
+    from ddzlab import Hand, STANDARD
+    obs = leading_observation(Hand("33445566778899TTJJQQKKA").bits, STANDARD)
+    with pytest.raises(AgentError, match="at most 20 cards"):
+        make_agent("rulev1").play(obs)

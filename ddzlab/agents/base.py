@@ -331,11 +331,18 @@ def portable_spec(spec: AgentSpec) -> AgentSpec:
     """A spec a parallel worker can rebuild without this process's state: a name registered
     outside ddzlab (a user's file or notebook) or a class loaded from a file becomes
     ``file.py:Class`` / ``module:Class`` text (the worker imports it), or, for a factory that
-    exists only here, the factory itself (sent by value). Other specs are returned as they are."""
+    exists only here, the factory itself (sent by value); a file's relative path becomes
+    absolute (workers may run in another folder). Other specs are returned as they are."""
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
-        return (portable_spec(spec[0]), spec[1])
+        head = portable_spec(spec[0])
+        return (head, spec[1]) if isinstance(head, str) else spec
     if isinstance(spec, str):
-        if _spec_reference(spec) is not None:
+        ref = _spec_reference(spec)
+        if ref is not None:
+            target = ref[0]
+            if target.endswith(".py") or "/" in target or "\\" in target:   # a worker's folder may differ
+                rest = spec.strip().partition(":")[2]
+                return f"{Path(target).expanduser().resolve()}:{rest}"
             return spec
         name, opts = parse_spec(spec)
         factory = _REGISTRY.get(name)
