@@ -19,14 +19,10 @@ class RandomAgent:
     def __init__(self, seed: SeedLike = None) -> None:
         self.rng = as_rng(seed)
 
-    last_eval = None
-
     def bid(self, obs: Observation) -> int:
         bids = obs.legal_bids
-        self.last_eval = {"rule": "uniform", "choices": len(bids)}
         return bids[int(self.rng.random() * len(bids))]
 
     def play(self, obs: Observation) -> Move:
         moves = obs.legal_moves
-        self.last_eval = {"rule": "uniform", "choices": len(moves)}
         return moves[int(self.rng.random() * len(moves))]

@@ -24,10 +24,8 @@ class SmallestAgent:
     """
 
     name = "smallest"
-    last_eval = None
 
     def bid(self, obs: Observation) -> int:
-        self.last_eval = None
         last_bidder = len(obs.bids) == obs.players - 1
         if last_bidder and obs.bid == 0 and 1 in obs.legal_bids:
             return 1
@@ -36,7 +34,5 @@ class SmallestAgent:
     def play(self, obs: Observation) -> Move:
         moves = [m for m in obs.legal_moves if not m.is_pass]
         if not moves:
-            self.last_eval = {"rule": "nothing beats it: pass"}
             return obs.legal_moves[-1]
-        self.last_eval = {"rule": "the smallest legal move", "choices": len(moves)}
         return min(moves, key=smallest_key)
