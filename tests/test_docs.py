@@ -33,3 +33,19 @@ def test_the_agent_template_plays_a_duel():
     from ddzlab.arena import duel
     table = duel(str(ROOT / "docs" / "my_agent.py") + ":MostCards", "greedy", 2, progress=False)
     assert int(table.loc["combined", "n"]) == 4
+
+
+def test_constraints_pin_every_dependency():
+    """make setup installs with -c constraints.txt: a dependency missing there would make the
+    committed figures depend on whatever version a fresh install picks."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = list(project["dependencies"])
+    for extras in project["optional-dependencies"].values():
+        wanted += extras
+
+    def norm(name):
+        return re.sub(r"[-_.]+", "-", name).lower()
+    names = {norm(re.split(r"[<>=\[ ;]", req, maxsplit=1)[0]) for req in wanted}
+    pinned = {norm(line.split("==")[0]) for line in (ROOT / "constraints.txt").read_text().splitlines()
+              if "==" in line and not line.startswith("#")}
+    assert names <= pinned, f"not pinned in constraints.txt (run `make constraints`): {sorted(names - pinned)}"

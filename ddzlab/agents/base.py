@@ -31,6 +31,7 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
+import re
 import sys
 from functools import partial
 from pathlib import Path
@@ -144,14 +145,21 @@ def available_agents() -> list[str]:
     return sorted(set(_REGISTRY) | set(_entry_points()))
 
 
+def _summary(doc: str) -> str:
+    """The first sentence of a docstring, on one line, without pointers to other docs."""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    paragraph = re.sub(r"\s*\((see )?(the )?module docstring\)", "", paragraph).replace("``", "`")
+    match = re.match(r"(.+?[.!?])(\s|$)", paragraph)
+    return match.group(1) if match else paragraph
+
+
 def describe_agents() -> dict[str, str]:
-    """Every available agent name -> the first line of its docstring (what it is)."""
+    """Every available agent name -> the first sentence of its docstring (what it is)."""
     out = {}
     for name in available_agents():
         try:
-            factory = _factory(name)
-            doc = inspect.getdoc(factory) or ""
-            out[name] = doc.strip().splitlines()[0] if doc.strip() else "(no description)"
+            doc = inspect.getdoc(_factory(name)) or ""
+            out[name] = _summary(doc) if doc.strip() else "(no description)"
         except AgentError as e:
             out[name] = f"(cannot be loaded: {e})"
     return out

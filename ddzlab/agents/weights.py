@@ -234,7 +234,7 @@ def parse_off(off: Union[str, Iterable[str], None]) -> frozenset[str]:
 
 @register_agent("weights")
 class WeightsAgent:
-    """Seed 003's rule AI (see the module docstring); deterministic."""
+    """The role-aware rule AI of penkzhou/DouDiZhu: hand power plus named rules, deterministic (module docstring)."""
 
     name = "weights"
     last_eval: Optional[dict] = None

@@ -128,7 +128,7 @@ class QPriorAgent(SmallestAgent):
 
 @register_agent("split_random")
 class SplitRandomAgent(SmallestAgent):
-    """The seed's random player: uniform among the Q-learning agent's offered actions (so
+    """du-guai's random player: uniform among the Q-learning agent's offered actions (so
     among the greedy split's candidate moves), each resolved like `QLearningAgent`'s."""
 
     name = "split_random"
