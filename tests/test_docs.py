@@ -20,7 +20,7 @@ def test_readme_links_resolve():
 def test_environment_yml_lists_every_dependency_and_no_torch():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     wanted = list(project["dependencies"])
-    for extra in ("dev", "notebooks", "peers"):
+    for extra in ("dev", "notebooks", "peers", "env"):
         wanted += project["optional-dependencies"][extra]
     names = {re.split(r"[<>=\[ ;]", req, maxsplit=1)[0].lower() for req in wanted}
     env = (ROOT / "environment.yml").read_text(encoding="utf-8")
