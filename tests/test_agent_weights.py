@@ -157,6 +157,51 @@ def test_weights_file_round_trip(tmp_path):
         load_weights(tmp_path / "none.json")
 
 
+@pytest.mark.parametrize("edit,msg", [
+    (lambda d: d.pop("version"), "no format version"),
+    (lambda d: d.update(version=2), "version 2"),
+    (lambda d: d.update(format="other"), "format tag"),
+    (lambda d: d.update(follow_threshold=1e300), "outside"),
+    (lambda d: d.update(high_cost="60"), "expected a number"),
+    (lambda d: d.update(early_cards=8.5), "expected an integer"),
+    (lambda d: d.update(partner_out=True), "expected an integer"),
+    (lambda d: d.update(partner_max_rank=15), "outside"),
+    (lambda d: d.update(gate_ranks=[11, 9]), "must not decrease"),
+    (lambda d: d.update(gate_ranks=[9]), "expected 2 numbers"),
+    (lambda d: d.update(bid_thresholds=[0, 1, {}]), "expected a number"),
+])
+def test_weights_files_need_a_version_and_sane_values(tmp_path, edit, msg):
+    import json
+    data = json.loads(RuleWeights().to_json())
+    assert (data["format"], data["version"]) == ("ddzlab.weights", 1)
+    edit(data)
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(WeightsError, match=msg):
+        load_weights(path)
+
+
+def test_weights_files_with_nan_or_not_an_object_are_refused(tmp_path):
+    path = tmp_path / "w.json"
+    path.write_text(RuleWeights().to_json().replace("-40.0", "NaN"))
+    with pytest.raises(WeightsError, match="NaN"):
+        load_weights(path)
+    path.write_text("[1, 2]")
+    with pytest.raises(WeightsError, match="JSON object"):
+        load_weights(path)
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(WeightsError, match="not a JSON"):
+        load_weights(path)
+
+
+def test_the_shipped_weights_file_loads_with_its_version():
+    import json
+
+    from ddzlab.agents.weights import TUNED_FILE
+    assert json.loads(TUNED_FILE.read_text())["version"] == 1
+    assert isinstance(load_weights(TUNED_FILE), RuleWeights)
+
+
 def test_plays_legal_reproducible_games_and_beats_the_baselines():
     deals = generate_deals(12, seed=2024)
     runs = [[play_game(Game(d, seed=5), [make_agent("weights")] * 3).history for d in deals[:3]]

@@ -46,7 +46,7 @@ def test_bid_respects_current_bid():
 
 
 def test_games_with_threshold_bidders_are_legal(svm, tmp_path):
-    path = save_bidder(svm, tmp_path / "svm.joblib")
+    path = save_bidder(svm, tmp_path / "svm.json")
     for i, deal in enumerate(generate_deals(5, seed=1)):
         agents = [ThresholdBidder(path, thresholds=(-0.5, 0.5, 1.5), seed=i),
                   ThresholdBidder(svm, seed=i), make_agent("smallest")]

@@ -290,6 +290,74 @@ def test_save_load_roundtrip_and_bad_files(tmp_path):
     assert back.follow[3, 1] == 5.0 and back.follow[3, 0] == -40.0 and back.lead[0, 0] == -40.0
 
 
+def _small_table(tmp_path):
+    t = Q.QTables()
+    t.lead[5, 1], t.lead_visits[5, 1] = 1.5, 2
+    t.follow[7, 3], t.follow_visits[7, 3] = -2.0, 4
+    p = t.save(tmp_path / "t.npz")
+    return p, dict(np.load(p))
+
+
+@pytest.mark.parametrize("key,value,msg", [
+    ("lead_rows", np.array([Q.N_LEAD_STATES], np.int32), "rows outside"),     # == n states
+    ("follow_rows", np.array([Q.N_FOLLOW_STATES], np.int64), "rows outside"),
+    ("follow_rows", np.array([-1], np.int32), "rows outside"),
+    ("lead_visits", np.array([[-1] + [0] * (Q.N_LEAD_ACTIONS - 1)], np.int64), "visit counts"),
+    ("lead_visits", np.array([[2**40] + [0] * (Q.N_LEAD_ACTIONS - 1)], np.int64), "visit counts"),
+    ("lead_visits", np.full((1, Q.N_LEAD_ACTIONS), np.nan), "lead_visits' is float64"),
+    ("lead_q", np.full((1, Q.N_LEAD_ACTIONS), 1e300), "beyond"),
+    ("lead_q", np.full((1, Q.N_LEAD_ACTIONS), np.inf, np.float32), "infinite"),
+    ("lead_q", np.array([["a"] * Q.N_LEAD_ACTIONS]), "lead_q' is <U1"),
+    ("lead_rows", np.array([[5]], np.int32), "dimension"),
+    ("version", np.array("one"), "version' is <U3"),
+    ("meta", np.array("[1, 2]"), "metadata is a list"),
+    ("meta", np.array("[" * 100_000), "bad metadata"),
+    ("shapes", np.array([1.5, 2.0]), "shapes' is float64"),
+])
+def test_bad_table_arrays_raise_model_file_error(tmp_path, key, value, msg):
+    p, data = _small_table(tmp_path)
+    Q.QTables.load(p)
+    bad = tmp_path / "bad.npz"
+    np.savez_compressed(bad, **{**data, key: value})
+    with pytest.raises(ModelFileError, match=msg):
+        Q.QTables.load(bad)
+
+
+def test_duplicated_rows_and_unknown_arrays_are_refused(tmp_path):
+    p, data = _small_table(tmp_path)
+    bad = tmp_path / "bad.npz"
+    np.savez_compressed(bad, **{**data, "lead_rows": np.array([5, 5], np.int32),
+                                "lead_q": np.zeros((2, Q.N_LEAD_ACTIONS), np.float32),
+                                "lead_visits": np.zeros((2, Q.N_LEAD_ACTIONS), np.uint32)})
+    with pytest.raises(ModelFileError, match="listed twice"):
+        Q.QTables.load(bad)
+    np.savez_compressed(bad, **data, extra=np.zeros(3))
+    with pytest.raises(ModelFileError, match="unknown array 'extra.npy'"):
+        Q.QTables.load(bad)
+
+
+def test_a_decompression_bomb_is_refused_before_it_is_unpacked(tmp_path):
+    """An array that declares more bytes than any real table needs (here 100x the dense
+    follow table, compressing to almost nothing) is refused from the zip directory; the
+    check reads headers only, so memory stays small."""
+    import tracemalloc
+    p, data = _small_table(tmp_path)
+    n = 100 * Q.N_FOLLOW_STATES
+    bomb = {**data, "follow_rows": np.zeros(n, np.int64),
+            "follow_q": np.zeros((n, Q.N_FOLLOW_ACTIONS)),
+            "follow_visits": np.zeros((n, Q.N_FOLLOW_ACTIONS), np.uint32)}
+    bad = tmp_path / "bomb.npz"
+    np.savez_compressed(bad, **bomb)
+    del bomb
+    assert bad.stat().st_size < 2 * 2**20
+    tracemalloc.start()
+    with pytest.raises(ModelFileError, match="unpacks to .* more than a Q-table needs"):
+        Q.QTables.load(bad)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20 * 2**20, peak
+
+
 def test_missing_default_table_names_the_command(monkeypatch, tmp_path):
     monkeypatch.setattr(Q.tables, "DEFAULT_TABLE", tmp_path / "none.npz")
     with pytest.raises(ModelFileError, match="ddzlab train qlearning"):
@@ -316,3 +384,21 @@ def test_shipped_table_plays_in_the_arena():
             differ += move != blank.play(obs)
             game.play(move)
     assert differ > 0
+
+
+def test_prior_agent_plays_as_an_empty_table_with_the_prior_tie_break():
+    # independent route: the table agent over equal values, ties to the prior order
+    empty = Q.QTables(-40.0)
+    table_agent = Q.QLearningAgent(empty, tie="prior", role_bug=False, caution=0.0, min_visits=0)
+    prior = make_agent("qlearning_prior", seed=5)
+    assert isinstance(prior, Q.QPriorAgent)
+    seen = 0
+    for deal in generate_deals(15, seed=11):
+        game = Game(deal, landlord=0)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            move = prior.play(obs)
+            assert move == table_agent.play(obs)
+            seen += 1
+            game.play(move)
+    assert seen > 15 * 10

@@ -7,7 +7,7 @@ from ddzlab.cli import main
 
 
 def test_train_bidder_round_trip(tmp_path, capsys):
-    path = tmp_path / "seed.joblib"
+    path = tmp_path / "seed.json"
     assert main(["train", "bidder", "--model", "linear_svc", "--features", "seed", "--grid", "test",
                  "--out", str(path)], stdout=io.StringIO()) == 0
     assert "linear_svc/seed: 0.93" in capsys.readouterr().out and path.exists()
@@ -19,4 +19,4 @@ def test_train_bidder_round_trip(tmp_path, capsys):
 def test_train_bidder_into_a_folder(tmp_path, capsys):
     assert main(["train", "bidder", "--model", "linear_svc", "--features", "seed", "--grid", "test",
                  "--out", str(tmp_path)], stdout=io.StringIO()) == 0
-    assert (tmp_path / "bidder_linear_svc_seed.joblib").exists()
+    assert (tmp_path / "bidder_linear_svc_seed.json").exists()

@@ -1,9 +1,9 @@
 """``ddzlab train bidder``: grid-search a bidder on call.csv (project folds) and save it.
 
     ddzlab train bidder                                   # RBF SVC on the compact features
-    ddzlab train bidder --model linear_svc --features seed --grid full --out my.joblib
+    ddzlab train bidder --model linear_svc --features seed --grid full --out my.json
 
-The saved file loads with `ddzlab.bidding.load_bidder` and plugs into
+The saved file (JSON: data only, never a pickle) loads with `ddzlab.bidding.load_bidder` and plugs into
 `ThresholdBidder(path)` (`ddzlab.agents.threshold_bidder`), whose module this trainer serves.
 """
 from __future__ import annotations
@@ -26,9 +26,9 @@ def train_bidder(argv: list[str]) -> int:
     p.add_argument("--grid", default="quick", choices=["test", "quick", "full"])
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--out", default=None, help="model file, or a folder to put it in "
-                   "(default data/models/bidder_MODEL_FEATURES.joblib)")
+                   "(default data/models/bidder_MODEL_FEATURES.json)")
     args = p.parse_args(argv)
-    name = f"bidder_{args.model}_{args.features}.joblib"
+    name = f"bidder_{args.model}_{args.features}.json"
     out = Path(args.out) if args.out else MODELS_DIR / name
     if out.is_dir():                     # decided before training, not after it
         out = out / name

@@ -92,17 +92,65 @@ class RuleWeights:
     bid_thresholds: tuple[float, float, float] = (-1200.0, -800.0, -400.0)  # power for 1, 2, 3
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1)
+        """The weights as a weights file (format tag and version first)."""
+        return json.dumps({"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, **asdict(self)},
+                          indent=1)
 
     @classmethod
     def from_dict(cls, data: dict) -> "RuleWeights":
-        """From `to_json`'s dict; keys starting with ``_`` (notes such as ``_meta``) are skipped."""
-        data = {k: v for k, v in data.items() if not k.startswith("_")}
+        """From `to_json`'s dict; keys starting with ``_`` (notes such as ``_meta``) are
+        skipped. Every value is checked (`check_weight`): a wrong type, a NaN or a number
+        outside its range raises `WeightsError`."""
+        if not isinstance(data, dict):
+            raise WeightsError(f"rule weights are a JSON object, not a {type(data).__name__}")
+        if "format" in data and data["format"] != WEIGHTS_FORMAT:
+            raise WeightsError(f"format tag {data['format']!r}, expected {WEIGHTS_FORMAT!r}")
+        if "version" in data and data["version"] != WEIGHTS_VERSION:
+            raise WeightsError(f"rule weights version {data['version']!r}, this ddzlab reads "
+                               f"version {WEIGHTS_VERSION}")
+        data = {k: v for k, v in data.items()
+                if not str(k).startswith("_") and k not in ("format", "version")}
         names = {f.name for f in fields(cls)}
         bad = sorted(set(data) - names)
         if bad:
             raise WeightsError(f"unknown rule weights {bad}; known: {sorted(names)}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+        return cls(**{k: check_weight(k, v) for k, v in data.items()})
+
+
+#: the weights file's format tag and version (a file without them is refused)
+WEIGHTS_FORMAT, WEIGHTS_VERSION = "ddzlab.weights", 1
+#: the largest size a score weight or threshold may have (hand powers are in the thousands)
+MAX_WEIGHT = 1e6
+#: integer weights and their ranges: card counts and play counts 0-20, ranks 0-14
+_INT_RANGE = {"early_cards": (0, 20), "partner_out": (0, 20), "partner_max_rank": (0, 14),
+              "gate_below": (0, 14), "urgent_cards": (0, 20), "bomb_threat": (0, 20),
+              "bomb_rest_plays": (0, 20)}
+
+
+def _number(name: str, v: object, integer: bool, lo: float, hi: float) -> float:
+    ok = (isinstance(v, int) if integer else isinstance(v, (int, float))) and not isinstance(v, bool)
+    if not ok:
+        raise WeightsError(f"weight {name} = {v!r}: expected {'an integer' if integer else 'a number'}")
+    if not lo <= v <= hi:           # NaN fails this too
+        raise WeightsError(f"weight {name} = {v!r}: outside [{lo:g}, {hi:g}]")
+    return v if integer else float(v)
+
+
+def check_weight(name: str, v: object) -> object:
+    """``v`` as the value of weight ``name`` (lists become tuples), or `WeightsError`."""
+    if name in _INT_RANGE:
+        return _number(name, v, True, *_INT_RANGE[name])
+    if name in ("gate_ranks", "bid_thresholds"):
+        n = 2 if name == "gate_ranks" else 3
+        if not isinstance(v, (list, tuple)) or len(v) != n:
+            raise WeightsError(f"weight {name} = {v!r}: expected {n} numbers")
+        vals = tuple(_number(name, x, name == "gate_ranks",
+                             *((0, 14) if name == "gate_ranks" else (-MAX_WEIGHT, MAX_WEIGHT)))
+                     for x in v)
+        if any(b < a for a, b in zip(vals, vals[1:])):
+            raise WeightsError(f"weight {name} = {v!r}: must not decrease")
+        return vals
+    return _number(name, v, False, -MAX_WEIGHT, MAX_WEIGHT)
 
 
 #: the weights shipped with ddzlab (the tuned ones, when `TUNED_FILE` exists)
@@ -112,9 +160,16 @@ TUNED_FILE = Path(__file__).with_name("weights_tuned.json")
 _LOADED: dict[tuple[Path, float], RuleWeights] = {}
 
 
+def _no_constant(name: str) -> None:
+    raise WeightsError(f"the file holds {name}, not a finite number")
+
+
 def load_weights(path: Union[str, Path, None] = None) -> RuleWeights:
     """Rule weights from a JSON file (default: the tuned file shipped with ddzlab, or the
-    dataclass defaults when there is none). Files are read once (until they change)."""
+    dataclass defaults when there is none). Files are read once (until they change).
+
+    A file needs its format version and sane values (`RuleWeights.from_dict`); anything
+    else raises `WeightsError` naming the file and the value."""
     path = TUNED_FILE if path is None else Path(path)
     if not path.exists():
         if path == TUNED_FILE:
@@ -123,10 +178,17 @@ def load_weights(path: Union[str, Path, None] = None) -> RuleWeights:
     key = (path.resolve(), path.stat().st_mtime)
     if key not in _LOADED:
         try:
-            data = json.loads(path.read_text())
-        except json.JSONDecodeError as e:
+            data = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, WeightsError) as e:
             raise WeightsError(f"{path}: not a JSON rule weights file ({e})") from None
-        _LOADED[key] = RuleWeights.from_dict(data)
+        if isinstance(data, dict) and "version" not in data:
+            raise WeightsError(f"{path}: no format version; a rule weights file starts with "
+                               f'"format": "{WEIGHTS_FORMAT}", "version": {WEIGHTS_VERSION} '
+                               "(RuleWeights.to_json and ddzlab train weights write them)")
+        try:
+            _LOADED[key] = RuleWeights.from_dict(data)
+        except WeightsError as e:
+            raise WeightsError(f"{path}: {e}") from None
     return _LOADED[key]
 
 
@@ -443,4 +505,4 @@ def describe(weights: RuleWeights) -> str:
 
 
 __all__ = ["WeightsAgent", "RuleWeights", "Explanation", "RULES", "ROLE_RULES", "WeightsError",
-           "load_weights", "parse_off", "TUNED_FILE", "describe"]
+           "load_weights", "check_weight", "WEIGHTS_FORMAT", "WEIGHTS_VERSION", "parse_off", "TUNED_FILE", "describe"]

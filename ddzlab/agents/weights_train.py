@@ -28,7 +28,7 @@ import numpy as np
 from ..deals import Deal, generate_deals
 from ..game import Game
 from .base import AgentSpec, make_agent, play_game, register_trainer
-from .weights import TUNED_FILE, RuleWeights, WeightsAgent, describe
+from .weights import TUNED_FILE, WEIGHTS_FORMAT, WEIGHTS_VERSION, RuleWeights, WeightsAgent, describe
 
 TRAIN_TAG = 0x7EA1_11     # mixed into the training deals' seed: no evaluation set uses it
 
@@ -115,7 +115,7 @@ def train_weights(argv: list[str]) -> int:
     t0 = time.perf_counter()
     res = tune(args.deals, args.candidates, args.seed, opponents)
     w: RuleWeights = res["weights"]
-    out = {**asdict(w), "_meta": {
+    out = {"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, **asdict(w), "_meta": {
         "command": "ddzlab train weights " + " ".join(argv),
         "search_score": res["search_score"], "validation_best": res["validation_best"],
         "validation_start": res["validation_start"], "opponents": opponents,

@@ -21,7 +21,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence, Union
 
-import joblib
 import numpy as np
 import pandas as pd
 import sklearn
@@ -34,6 +33,7 @@ from sklearn.svm import SVC, LinearSVC
 
 from ..errors import ModelFileError
 from .features import make_features
+from .modelfile import FORMAT_TAG, FORMAT_VERSION, read_bidder, write_bidder
 
 __all__ = ["MODELS", "make_bidder", "seed_svm", "make_win_rate_model", "default_grid", "cv_folds", "CVScore", "evaluate", "best_cv_score",
            "grid_search", "nested_cv", "feature_names", "feature_frame", "save_bidder",
@@ -42,8 +42,6 @@ __all__ = ["MODELS", "make_bidder", "seed_svm", "make_win_rate_model", "default_
 #: the classifier families a bidder can use
 MODELS = ("linear_svc", "rbf_svc", "logreg", "gboost")
 
-FORMAT_TAG = "ddzlab.bidder"
-FORMAT_VERSION = 1
 
 
 def _classifier(model: str, random_state: int) -> Any:
@@ -202,60 +200,34 @@ def feature_frame(df: Any, features: Union[str, Sequence, Any] = "seed") -> pd.D
                         index=getattr(df, "index", None))
 
 
-# --- model files ---------------------------------------------------------------------------
+# --- model files (JSON, never pickle: see `ddzlab.bidding.modelfile`) -------------------
 
 def save_bidder(model: Pipeline, path: Union[str, Path], **meta: Any) -> Path:
-    """Write a fitted bidder with a format tag, version and its feature names (joblib)."""
-    if not hasattr(model, "classes_"):
-        raise ValueError("save_bidder needs a fitted model")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"format": FORMAT_TAG, "version": FORMAT_VERSION,
-               "sklearn_version": sklearn.__version__, "feature_names": feature_names(model),
-               "classes": [int(c) for c in model.classes_], "meta": dict(meta), "model": model}
-    joblib.dump(payload, path)
-    return path
+    """Write a fitted bidder as a JSON bidder file (format tag, version, feature names, the
+    steps' parameters and learned arrays); keyword arguments are stored as metadata.
+
+    The file is data only: `load_bidder` rebuilds the model from known classes and checked
+    values, so a bidder file can be exchanged without the risk of a pickle."""
+    return write_bidder(model, path, meta)
 
 
 def load_bidder(path: Union[str, Path], expect_features: Sequence[str] | None = None) -> Pipeline:
     """Read a bidder written by `save_bidder`.
 
-    Raises `ModelFileError` when the file is unreadable, truncated or corrupt, is not a
-    bidder file of this format version, or its features differ from the stored names or
-    from ``expect_features``.
+    Raises `ModelFileError` when the file is unreadable, truncated or corrupt, is a pickle
+    or joblib file (never unpickled: it could run code), is not a bidder file of this format
+    version, holds a value that fails a check, or its features differ from the stored names
+    or from ``expect_features``.
     """
     path = Path(path)
-    try:
-        payload = joblib.load(path)
-    except FileNotFoundError:
-        raise
-    except Exception as e:  # any unpickling failure means a damaged or foreign file
-        raise ModelFileError(f"{path}: not a readable model file ({type(e).__name__}: {e})") from e
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT_TAG:
-        raise ModelFileError(f"{path}: not a ddzlab bidder file (no {FORMAT_TAG!r} format tag)")
-    if payload.get("version") != FORMAT_VERSION:
-        raise ModelFileError(f"{path}: bidder file version {payload.get('version')!r}, "
-                             f"this ddzlab reads version {FORMAT_VERSION}")
-    saved_with = payload.get("sklearn_version")
+    model, doc = read_bidder(path)
+    saved_with = doc.get("sklearn_version")
     if saved_with != sklearn.__version__:
         import warnings
         warnings.warn(f"{path}: saved with scikit-learn {saved_with}, running "
                       f"{sklearn.__version__}; predictions may differ", stacklevel=2)
-    model = payload.get("model")
-    if not isinstance(model, Pipeline) or "features" not in model.named_steps:
-        raise ModelFileError(f"{path}: the stored object is not a bidder Pipeline")
-    try:
-        names = feature_names(model)
-    except Exception as e:
-        raise ModelFileError(f"{path}: cannot compute the stored model's feature names: {e}") from e
-    if names != list(payload.get("feature_names", [])):
-        raise ModelFileError(f"{path}: stored feature names {payload.get('feature_names')} do "
-                             f"not match the model's features {names}")
+    names = feature_names(model)
     if expect_features is not None and list(expect_features) != names:
         raise ModelFileError(f"{path}: model features {names} differ from the expected "
                              f"{list(expect_features)}")
-    n_in = getattr(model.named_steps["scale"], "n_features_in_", None)
-    if n_in is not None and n_in != len(names):
-        raise ModelFileError(f"{path}: the scaler was fitted on {n_in} features, "
-                             f"the feature step makes {len(names)}")
     return model

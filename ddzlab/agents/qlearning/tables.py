@@ -84,10 +84,82 @@ class QTables:
         return load_file(Path(path))[0]
 
 
+#: the arrays a table file may hold: (dtype kinds, number of dimensions); ``train_state`` is a
+#: training checkpoint's (`ddzlab.qtraining`)
+_MEMBERS = {"format": ("U", 0), "version": ("iu", 0), "shapes": ("iu", 1), "q_init": ("fiu", 0),
+            "meta": ("U", 0), "train_state": ("U", 0),
+            "lead_rows": ("iu", 1), "lead_q": ("f", 2), "lead_visits": ("iu", 2),
+            "follow_rows": ("iu", 1), "follow_q": ("f", 2), "follow_visits": ("iu", 2)}
+#: the most bytes a text array (metadata, training state) may take, unpacked
+MAX_TEXT_BYTES = 64 * 2**20
+#: Q-values beyond this size mean a corrupt or crafted file (rewards are game points)
+MAX_Q_ABS = 1e6
+
+
+def _member_limit(name: str) -> int:
+    """The most bytes array ``name`` can need in a real table (all states stored, 8-byte
+    numbers), plus room for the .npy header."""
+    side, _, part = name.partition("_")
+    states, actions = ((N_LEAD_STATES, N_LEAD_ACTIONS) if side == "lead" else
+                       (N_FOLLOW_STATES, N_FOLLOW_ACTIONS))
+    if part == "rows":
+        return states * 8 + 4096
+    if part in ("q", "visits"):
+        return states * actions * 8 + 4096
+    return MAX_TEXT_BYTES if _MEMBERS[name][0] == "U" else 4096
+
+
+def _check_members(path: Path) -> None:
+    """Refuse, before anything is unpacked, a file whose arrays are unknown, declare more
+    bytes than a real table needs (a decompression bomb), or have the wrong dtype or rank."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            if len(infos) > len(_MEMBERS):
+                raise ModelFileError(f"{path}: {len(infos)} arrays; a Q-table file has at "
+                                     f"most {len(_MEMBERS)}")
+            for info in infos:
+                name = info.filename[:-4] if info.filename.endswith(".npy") else ""
+                if name not in _MEMBERS:
+                    raise ModelFileError(f"{path}: unknown array {info.filename!r}")
+                if info.file_size > _member_limit(name):
+                    raise ModelFileError(f"{path}: array {name!r} unpacks to {info.file_size} "
+                                         f"bytes, more than a Q-table needs "
+                                         f"({_member_limit(name)})")
+                with zf.open(info) as fh:
+                    version = np.lib.format.read_magic(fh)
+                    if version not in ((1, 0), (2, 0)):
+                        raise ModelFileError(f"{path}: array {name!r}: .npy version {version}")
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0) else
+                            np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(fh)
+                kinds, ndim = _MEMBERS[name]
+                if dtype.kind not in kinds or dtype.hasobject or len(shape) != ndim:
+                    raise ModelFileError(f"{path}: array {name!r} is {dtype} of shape {shape}; "
+                                         f"expected kind {kinds!r} with {ndim} dimension(s)")
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        if isinstance(e, ModelFileError):
+            raise
+        raise ModelFileError(f"{path}: not a readable .npz Q-table ({e})") from None
+
+
+def _scalar(path: Path, data: dict, key: str, kind: type) -> object:
+    try:
+        return kind(data[key][()])
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise ModelFileError(f"{path}: missing or bad {key!r}") from None
+
+
 def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
-    """The tables of a file and its other arrays (a checkpoint's training state)."""
+    """The tables of a file and its other arrays (a checkpoint's training state).
+
+    Every array is checked before it is used: names, unpacked sizes, dtypes and shapes from
+    the headers (nothing large is unpacked first), rows inside the tables and listed once,
+    Q-values finite and at most `MAX_Q_ABS`, visit counts non-negative integers. Any
+    failure raises `ModelFileError` naming the file and the array."""
     if not path.exists():
         raise ModelFileError(f"{path}: no such Q-table file")
+    _check_members(path)
     try:
         with np.load(path, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
@@ -96,7 +168,7 @@ def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
     fmt = str(data.get("format", ""))
     if fmt != FORMAT_TAG:
         raise ModelFileError(f"{path}: format tag {fmt!r}, expected {FORMAT_TAG!r}")
-    version = int(data.get("version", -1))
+    version = _scalar(path, data, "version", int)
     if version != FORMAT_VERSION:
         raise ModelFileError(f"{path}: format version {version}, this ddzlab reads "
                              f"version {FORMAT_VERSION}")
@@ -105,11 +177,8 @@ def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
     if shapes != want:
         raise ModelFileError(f"{path}: table shapes {shapes}, expected {want} "
                              "(lead states, lead actions, follow states, follow actions)")
-    try:
-        q_init = float(data["q_init"])
-    except (KeyError, TypeError, ValueError):
-        raise ModelFileError(f"{path}: missing or bad initial value q_init") from None
-    if not np.isfinite(q_init):
+    q_init = _scalar(path, data, "q_init", float)
+    if not abs(q_init) <= MAX_Q_ABS:
         raise ModelFileError(f"{path}: initial value q_init is {q_init}")
     t = QTables(q_init)
     for name, n_states, n_act in (("lead", N_LEAD_STATES, N_LEAD_ACTIONS),
@@ -118,19 +187,26 @@ def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
             rows, q, visits = data[f"{name}_rows"], data[f"{name}_q"], data[f"{name}_visits"]
         except KeyError as e:
             raise ModelFileError(f"{path}: missing array {e.args[0]!r}") from None
-        if q.ndim != 2 or q.shape != (len(rows), n_act) or visits.shape != q.shape:
+        if q.shape != (len(rows), n_act) or visits.shape != q.shape:
             raise ModelFileError(f"{path}: {name} arrays have shapes {q.shape}, {rows.shape}, "
                                  f"{visits.shape}; expected ({len(rows)}, {n_act}) rows")
         if len(rows) and (rows.min() < 0 or rows.max() >= n_states):
             raise ModelFileError(f"{path}: {name} rows outside 0..{n_states - 1}")
-        if not np.all(np.isfinite(q)):
-            raise ModelFileError(f"{path}: {name} table holds NaN or infinite values")
+        if len(np.unique(rows)) != len(rows):
+            raise ModelFileError(f"{path}: {name} rows listed twice")
+        if not np.all(np.abs(q) <= MAX_Q_ABS):       # NaN fails this too
+            raise ModelFileError(f"{path}: {name} table holds NaN, infinite or values "
+                                 f"beyond {MAX_Q_ABS:g}")
+        if visits.size and (visits.min() < 0 or visits.max() > np.iinfo(np.uint32).max):
+            raise ModelFileError(f"{path}: {name} visit counts outside 0..{np.iinfo(np.uint32).max}")
         t.table(LEAD if name == "lead" else FOLLOW)[rows] = q
         t.visits(LEAD if name == "lead" else FOLLOW)[rows] = visits
     try:
         t.meta = json.loads(str(data["meta"]))
-    except (KeyError, json.JSONDecodeError) as e:
-        raise ModelFileError(f"{path}: bad metadata ({e})") from None
+    except (KeyError, json.JSONDecodeError, RecursionError) as e:
+        raise ModelFileError(f"{path}: bad metadata ({type(e).__name__}: {e})") from None
+    if not isinstance(t.meta, dict):
+        raise ModelFileError(f"{path}: metadata is a {type(t.meta).__name__}, not an object")
     return t, data
 
 
