@@ -285,6 +285,16 @@ def test_gymnasium_check_env():
         check_env(SingleSeatEnv(bidding=True, seat=1, reward="score", illegal="lose"))
 
 
+def test_gymnasium_make_builds_the_registered_env():
+    import gymnasium
+    env = gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", seat="landlord_up", opponents="greedy")
+    obs, info = env.reset(seed=3)
+    assert info["role"] == "up" and obs["action_mask"].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", illegal="lose").unwrapped)
+
+
 def play_episode(env, seed, rng):
     obs, info = env.reset(seed=seed)
     total, steps = 0.0, 0

@@ -151,9 +151,16 @@ class SingleSeatEnv(gym.Env):
         return text
 
 
+#: the Gymnasium id: ``gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", seat=...)``
+#: (the module prefix makes Gymnasium import this module, which registers it)
+ENV_ID = "ddzlab/DouDizhuSingleSeat-v0"
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point=SingleSeatEnv)
+
+
 def _is_spec_pair(x: Sequence[Any]) -> bool:
     """``("weights", {...})`` is one spec with keyword arguments, not two opponents."""
     return len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], dict)
 
 
-__all__ = ["SingleSeatEnv"]
+__all__ = ["SingleSeatEnv", "ENV_ID"]
