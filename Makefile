@@ -20,6 +20,8 @@ $(STAMP): pyproject.toml
 
 report: setup
 	$(BIN)/ddzlab report $(ARGS)
+	@if test -x $(CHROMIUM); then $(MAKE) --no-print-directory screenshot; \
+	  else echo "NOTE: no Chromium at $(CHROMIUM): figures/00_hand_inspector.png not refreshed (make browser)"; fi
 
 report-full: setup
 	$(BIN)/ddzlab report --full $(ARGS)
