@@ -357,6 +357,9 @@ def summarize(games: pd.DataFrame) -> pd.DataFrame:
 
 def _label(spec: Any) -> str:
     if isinstance(spec, str):
+        head, sep, rest = spec.partition(":")
+        if sep and head.endswith(".py"):          # a user's file: its name, not the path a worker got
+            return f"{Path(head).name}:{rest}"
         return spec
     if isinstance(spec, tuple):
         return str(spec[0])

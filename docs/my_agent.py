@@ -18,8 +18,9 @@ prints as its cards (``str(move) == "334455"``).
 """
 from __future__ import annotations
 
-import random
 from typing import Optional
+
+import numpy as np
 
 from ddzlab import Move, Observation
 
@@ -29,10 +30,11 @@ class MostCards:
 
     name = "most_cards"       # how results and game records name it
 
-    def __init__(self, seed: Optional[int] = None) -> None:
+    def __init__(self, seed=None) -> None:
         # ddzlab passes a seed to every agent whose constructor takes one, derived from the
-        # duel's seed and the deal: use it for any randomness, and results are reproducible.
-        self.rng = random.Random(seed)
+        # duel's seed and the deal (an int, or a list of ints): use it for any randomness
+        # and results are reproducible.
+        self.rng = np.random.default_rng(seed)
         self.last_eval: Optional[dict] = None   # optional: why it played what it played
 
     def bid(self, obs: Observation) -> int:

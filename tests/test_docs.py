@@ -49,3 +49,19 @@ def test_constraints_pin_every_dependency():
     pinned = {norm(line.split("==")[0]) for line in (ROOT / "constraints.txt").read_text().splitlines()
               if "==" in line and not line.startswith("#")}
     assert names <= pinned, f"not pinned in constraints.txt (run `make constraints`): {sorted(names - pinned)}"
+
+
+def test_the_agent_template_plays_in_the_terminal_and_is_named_by_its_file(tmp_path, capsys):
+    import io
+
+    from ddzlab import cli
+    from ddzlab.records import read_records
+    spec = str(ROOT / "docs" / "my_agent.py") + ":MostCards"
+    out = io.StringIO()
+    assert cli.main(["play", "--seed", "1", "--agents", spec, "greedy"], stdin=io.StringIO("quit\n"), stdout=out) == 1
+    assert "Game abandoned" in out.getvalue(), capsys.readouterr().err
+    record = tmp_path / "g.jsonl"
+    assert cli.main(["duel", spec, "greedy", "--deals", "1", "--quiet", "--record", str(record)],
+                    stdout=io.StringIO()) == 0
+    header, games = read_records(record)
+    assert header.agents[0] == "my_agent.py:MostCards" and games[0].seats[0] == "my_agent.py:MostCards"
