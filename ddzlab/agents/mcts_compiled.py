@@ -38,9 +38,11 @@ def plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if not supports(obs.rules):
         return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
     if _policy(agent) is None:
-        return f"the rollout {agent.rollout!r} has no compiled twin (random, halfsolo, greedy have)"
+        return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
+                "twin (random, halfsolo with over=10, greedy have)")
     if agent.name != "mcts_cheat" and _bomb_p(agent) is None:
-        return f"the guesser {agent.guesser!r} has no compiled twin (uniform and bomb have)"
+        return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
+                "twin (uniform and bomb have)")
     return None
 
 
