@@ -13,7 +13,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,notebooks,peers]'
+	$(BIN)/pip install -q -e '.[dev,notebooks,peers,env]'
 	# douzero declares torch (a multi-GB CUDA build); its env modules need only numpy
 	$(BIN)/pip install -q --no-deps douzero==1.1.0
 	touch $(STAMP)
