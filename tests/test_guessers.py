@@ -8,6 +8,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.stats import hypergeom
@@ -191,3 +192,27 @@ def test_oracle_search_agent_sees_the_deal_through_the_play_loop():
     with pytest.raises(DeterminizeError):         # without the true game it cannot guess
         fresh = Game(rules=MINI, seed=2, landlord=0)
         make_agent("ismcts:iterations=20,guesser=oracle1", seed=0).play(fresh.observation(0))
+
+
+def test_accuracy_games_scores_the_configs_decisions_and_resumes(tmp_path):
+    from ddzlab.deals import generate_deals
+    from ddzlab.experiments.guessing import ACCURACY_COLUMNS, accuracy_games
+    deals = generate_deals(2, seed=4, rules=MINI)
+    path = tmp_path / "acc.csv.gz"
+    df = accuracy_games("greedy", "random", deals, ["uniform", "policy", "oracle1.0", "oracle0.0"], rules="mini",
+                        seed=1, samples=2, path=path)
+    assert list(df.columns) == ACCURACY_COLUMNS and set(df.deal) == {0, 1}
+    assert set(df[df.role == "landlord"].seat) == {0} and set(df[df.role == "farmers"].seat) <= {1, 2}
+    assert (df[df.guesser == "oracle1.0"].accuracy == 1.0).all()
+    assert df[df.guesser == "uniform"].ess.isna().all()
+    pol = df[df.guesser == "policy"].ess
+    assert ((pol >= 1 - 1e-9) & (pol <= 16 + 1e-9)).all()
+    assert 0 < df[df.guesser == "uniform"].accuracy.mean() < 1
+    again = accuracy_games("greedy", "random", deals, ["uniform", "policy", "oracle1.0", "oracle0.0"], rules="mini",
+                           seed=1, samples=2, path=path)
+    pd.testing.assert_frame_equal(again, df)
+    fresh = accuracy_games("greedy", "random", deals[:1], ["uniform"], rules="mini", seed=1, samples=2)
+    mine = df[(df.deal == 0) & (df.guesser == "uniform")].reset_index(drop=True)
+    pd.testing.assert_frame_equal(fresh.reset_index(drop=True), mine, check_dtype=False)  # same games, same draws
+    with pytest.raises(MCTSConfigError):
+        accuracy_games("greedy", "random", deals, ["nonsense"], rules="mini")

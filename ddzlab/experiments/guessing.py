@@ -14,11 +14,15 @@ Rows: ``deal``, ``role`` (the side ``config`` played), ``seat``, ``ply`` (moves 
 before the decision), ``progress`` (share of the cards played), ``guesser``, ``accuracy``
 (mean over the samples) and ``ess``. With ``path`` the rows are written to a gzip CSV after
 every deal and a rerun continues after the last deal stored.
+
+Notebook 05's stored study is `ACCURACY_STUDY`: ``python -m ddzlab.experiments.guessing``
+plays it (resumable) into ``data/experiments/05_guess_accuracy/``; `load_accuracy` reads it.
 """
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
-from typing import Mapping, Sequence, Union
+from typing import Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -26,10 +30,12 @@ import pandas as pd
 from ..agents.base import AgentSpec, make_agent
 from ..agents.mcts import make_guesser
 from ..arena import game_seed
-from ..deals import Deal
+from ..deals import Deal, generate_deals
 from ..determinize import determinize, guess_accuracy
 from ..game import Game, Phase
 from ..rules import get_rules
+from .catalog import GUESS_OPPONENTS, GUESSERS, ORACLE_Q
+from .runner import experiments_root
 
 ACCURACY_COLUMNS = ["deal", "role", "seat", "ply", "progress", "guesser", "accuracy", "ess"]
 
@@ -41,7 +47,8 @@ def _one_game(config: AgentSpec, opponent: AgentSpec, deal: Deal, index: int, ha
     agents = [make_agent(spec, seed=game_seed(seed, index, half, s)) for s, spec in enumerate(specs)]
     mine = {0} if half == 0 else {1, 2}
     role = "landlord" if half == 0 else "farmers"
-    rng = np.random.default_rng([seed, index, half, 7])
+    # each guesser draws from its own stream: its numbers do not depend on the others listed
+    rngs = {name: np.random.default_rng([seed, index, half, zlib.crc32(name.encode())]) for name in guessers}
     watchers = {s: {name: make_guesser(g) for name, g in guessers.items()} for s in mine}
     game = Game(deal, rules=rules, landlord=0)
     total = sum(game.sizes)
@@ -55,6 +62,7 @@ def _one_game(config: AgentSpec, opponent: AgentSpec, deal: Deal, index: int, ha
                 see = getattr(guesser, "see", None)
                 if see is not None:
                     see(game)
+                rng = rngs[name]
                 acc = np.mean([guess_accuracy(obs, game, determinize(obs, rng, guesser)) for _ in range(samples)])
                 ess = float(getattr(guesser, "ess", np.nan))
                 rows.append((index, role, seat, len(game.history), round(progress, 4), name, round(float(acc), 5),
@@ -99,4 +107,48 @@ def accuracy_games(config: AgentSpec, opponent: AgentSpec, deals: Sequence[Deal]
     return out.sort_values(["deal", "role", "ply", "guesser"], kind="stable").reset_index(drop=True)
 
 
-__all__ = ["accuracy_games", "ACCURACY_COLUMNS"]
+#: notebook 05's accuracy study: the searcher whose decisions are scored, the opponents of the
+#: guesser experiments, every guesser and oracle, deals generated from ``seed`` per rule set
+ACCURACY_STUDY = {"name": "05_guess_accuracy", "config": "ismcts:iterations=200",
+                  "panels": [(r, o) for r in ("standard", "mini") for o in GUESS_OPPONENTS[r]],
+                  "guessers": list(GUESSERS) + [f"oracle{q}" for q in ORACLE_Q],
+                  "deals": 100, "seed": 23, "samples": 4}
+
+
+def accuracy_path(rules: str, opponent: str, root: Union[str, Path, None] = None) -> Path:
+    """Where the stored accuracy rows of one (rules, opponent) panel live."""
+    return experiments_root(root) / ACCURACY_STUDY["name"] / f"{rules}-{opponent}.csv.gz"
+
+
+def run_accuracy_study(deals: Optional[int] = None, root: Union[str, Path, None] = None,
+                       progress: bool = True) -> pd.DataFrame:
+    """Play (or continue) `ACCURACY_STUDY` panel by panel; ``deals`` overrides its size."""
+    st = ACCURACY_STUDY
+    n = st["deals"] if deals is None else deals
+    for rules, opp in st["panels"]:
+        path = accuracy_path(rules, opp, root)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        dl = generate_deals(n, seed=st["seed"], rules=get_rules(rules))
+        accuracy_games(st["config"], opp, dl, st["guessers"], rules=rules, seed=st["seed"],
+                       samples=st["samples"], path=path, progress=progress)
+    return load_accuracy(root)
+
+
+def load_accuracy(root: Union[str, Path, None] = None) -> pd.DataFrame:
+    """Every stored panel of `ACCURACY_STUDY` (columns `ACCURACY_COLUMNS` plus ``rules`` and
+    ``opponent``); empty when nothing is stored."""
+    parts = []
+    for rules, opp in ACCURACY_STUDY["panels"]:
+        path = accuracy_path(rules, opp, root)
+        if path.exists():
+            parts.append(pd.read_csv(path).assign(rules=rules, opponent=opp))
+    return pd.concat(parts, ignore_index=True) if parts else \
+        pd.DataFrame(columns=ACCURACY_COLUMNS + ["rules", "opponent"])
+
+
+__all__ = ["accuracy_games", "run_accuracy_study", "load_accuracy", "accuracy_path", "ACCURACY_STUDY",
+           "ACCURACY_COLUMNS"]
+
+
+if __name__ == "__main__":
+    run_accuracy_study()
