@@ -17,7 +17,7 @@ from ddzlab.env import (COMPACT_LAYOUT, COMPACT_SIZE, DouDizhuEnv, SingleSeatEnv
                         move_index)
 from ddzlab.env import env as wrapped_env
 from ddzlab.env.index import CHECKSUMS, INDEX_VERSION, MoveIndex
-from ddzlab.env.table import Table
+from ddzlab.env.table import EnvError, Table
 from ddzlab.errors import IllegalMoveError, OutOfTurnError, RulesError
 from ddzlab.game import Game, Phase
 from ddzlab.moves import PASS, detect
@@ -257,10 +257,13 @@ def test_pass_when_leading_and_moves_while_bidding_are_refused():
 def test_bad_configurations_are_refused():
     with pytest.raises(RulesError, match="no bidding"):
         DouDizhuEnv("mini", bidding=True)
-    with pytest.raises(RulesError, match="card play only"):
+    with pytest.raises(EnvError, match="card play only"):
         DouDizhuEnv(bidding=True, encoding="douzero")
-    with pytest.raises(RulesError, match="unknown reward"):
+    with pytest.raises(EnvError, match="unknown reward"):
         DouDizhuEnv(reward="elo")
+    with pytest.raises(EnvError, match="render_mode"):
+        DouDizhuEnv(render_mode="rgb_array")
+    assert issubclass(EnvError, ValueError)
     with pytest.raises(RulesError, match="flower card"):
         DouDizhuEnv("wildcard")
 
@@ -280,6 +283,16 @@ def test_gymnasium_check_env():
         check_env(SingleSeatEnv(illegal="lose"))
         check_env(SingleSeatEnv(seat="random", opponents="greedy", illegal="lose"))
         check_env(SingleSeatEnv(bidding=True, seat=1, reward="score", illegal="lose"))
+
+
+def test_gymnasium_make_builds_the_registered_env():
+    import gymnasium
+    env = gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", seat="landlord_up", opponents="greedy")
+    obs, info = env.reset(seed=3)
+    assert info["role"] == "up" and obs["action_mask"].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", illegal="lose").unwrapped)
 
 
 def play_episode(env, seed, rng):
@@ -331,7 +344,9 @@ def test_single_seat_bad_action_raises_or_loses():
 
 
 def test_single_seat_refuses_bad_seats():
-    with pytest.raises(RulesError, match="seat"):
+    with pytest.raises(EnvError, match="seat"):
         SingleSeatEnv(seat="dealer")
-    with pytest.raises(RulesError, match="fix the seat"):
+    with pytest.raises(EnvError, match="illegal"):
+        SingleSeatEnv(illegal="ignore")
+    with pytest.raises(EnvError, match="fix the seat"):
         SingleSeatEnv(seat="random", encoding="douzero")

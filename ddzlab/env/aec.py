@@ -31,9 +31,10 @@ except ImportError as e:      # pragma: no cover - the message is the point
     raise ImportError("ddzlab's PettingZoo environment needs the env extra: pip install 'ddzlab[env]' "
                       f"(pettingzoo, gymnasium); {e}") from e
 
+from ..errors import OutOfTurnError
 from ..game import Game
 from ..rules import Rules
-from .table import Table
+from .table import EnvError, Table
 
 
 class DouDizhuEnv(AECEnv):
@@ -49,7 +50,7 @@ class DouDizhuEnv(AECEnv):
                  encoding: str = "compact", render_mode: Optional[str] = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
+            raise EnvError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
         self.table = Table(rules, bidding, reward, encoding)
         self.render_mode = render_mode
         self.possible_agents = list(self.table.agents)
@@ -119,7 +120,6 @@ class DouDizhuEnv(AECEnv):
             self.render()
 
     def _seat_of(self, agent: str) -> int:
-        from ..errors import OutOfTurnError
         if agent not in self._seat:
             raise OutOfTurnError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}")
         return self._seat[agent]

@@ -42,16 +42,6 @@ from ..errors import RulesError
 from ..game import Observation, Phase
 from ..moves import Move
 
-# -- per-rank counts -------------------------------------------------------------------------
-
-_SHIFTS = np.arange(0, 4 * N_RANKS, 4, dtype=np.int64)
-
-
-def counts(bits: int) -> np.ndarray:
-    """The 15 rank counts of packed cards as int8."""
-    return ((bits >> _SHIFTS) & 15).astype(np.int8)
-
-
 # -- DouZero's features ----------------------------------------------------------------------
 
 _DZ_CACHE: dict[int, np.ndarray] = {}
@@ -173,13 +163,9 @@ COMPACT_LAYOUT: tuple[tuple[str, int], ...] = (
 COMPACT_SIZE = sum(n for _, n in COMPACT_LAYOUT)
 
 
+_SHIFTS = np.arange(0, 4 * N_RANKS, 4, dtype=np.int64)
 #: float32 rank-count rows of the card sets met so far (cleared past 65,536 entries)
 _ROWS: dict[int, np.ndarray] = {}
-
-
-def counts_matrix(bits: Sequence[int]) -> np.ndarray:
-    """Rank counts of several packed card sets at once: an int64 array (len(bits), 15)."""
-    return (np.array(bits, np.int64)[:, None] >> _SHIFTS) & 15
 
 
 def compact_obs(obs: Observation) -> np.ndarray:
@@ -232,5 +218,5 @@ def compact_parts(me: int, deck: int, hand: int, played: Sequence[int], history:
     return np.concatenate(parts)
 
 
-__all__ = ["counts", "counts_matrix", "douzero_cards", "douzero_x", "douzero_z", "douzero_obs", "COMPACT_LAYOUT",
+__all__ = ["douzero_cards", "douzero_x", "douzero_z", "douzero_obs", "COMPACT_LAYOUT",
            "COMPACT_SIZE", "compact_obs", "compact_parts"]

@@ -13,8 +13,8 @@ sb3-contrib's ``MaskablePPO`` calls). The reward is the learner's, at the end.
 
 A masked-out action raises `ddzlab.errors.IllegalMoveError` and changes nothing
 (``illegal="raise"``, the default). ``illegal="lose"`` instead ends the episode as a loss
-(reward −1 for ``wp``, the worst outcome otherwise), PettingZoo's ``TerminateIllegalWrapper``
-convention, for code that samples unmasked actions (Gymnasium's ``check_env`` does).
+(−1 for ``wp``; for ``adp`` and ``score`` a loss at the stakes of the moment), PettingZoo's
+``TerminateIllegalWrapper`` convention, for code that samples unmasked actions (Gymnasium's ``check_env`` does).
 
 >>> env = SingleSeatEnv(seat="landlord_up", opponents="greedy")
 >>> obs, info = env.reset(seed=0)
@@ -35,10 +35,10 @@ except ImportError as e:      # pragma: no cover - the message is the point
                       f"(pettingzoo, gymnasium); {e}") from e
 
 from ..agents import make_agent
-from ..errors import IllegalMoveError, RulesError
+from ..errors import IllegalMoveError
 from ..game import Game, Phase
 from ..rules import Rules
-from .table import Table
+from .table import EnvError, Table
 
 AgentSpecs = Union[Any, Sequence[Any]]
 
@@ -54,13 +54,13 @@ class SingleSeatEnv(gym.Env):
         self.table = Table(rules, bidding, reward, encoding)
         names = self.table.agents
         if seat != "random" and not (seat in names or (isinstance(seat, int) and 0 <= seat < 3)):
-            raise RulesError(f"seat {seat!r}: choose one of {', '.join(names)}, 0..2 or 'random'")
+            raise EnvError(f"seat {seat!r}: choose one of {', '.join(names)}, 0..2 or 'random'")
         if encoding == "douzero" and seat == "random":
-            raise RulesError("DouZero's features differ in size by role: fix the seat to use encoding='douzero'")
+            raise EnvError("DouZero's features differ in size by role: fix the seat to use encoding='douzero'")
         if illegal not in ("raise", "lose"):
-            raise RulesError(f"illegal={illegal!r}: choose 'raise' or 'lose'")
+            raise EnvError(f"illegal={illegal!r}: choose 'raise' or 'lose'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
+            raise EnvError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
         self.seat_choice = names.index(seat) if isinstance(seat, str) and seat in names else seat
         if isinstance(opponents, (list, tuple)) and len(opponents) == 2 and not _is_spec_pair(opponents):
             self.opponent_specs = tuple(opponents)
@@ -151,9 +151,16 @@ class SingleSeatEnv(gym.Env):
         return text
 
 
+#: the Gymnasium id: ``gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", seat=...)``
+#: (the module prefix makes Gymnasium import this module, which registers it)
+ENV_ID = "ddzlab/DouDizhuSingleSeat-v0"
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point=SingleSeatEnv)
+
+
 def _is_spec_pair(x: Sequence[Any]) -> bool:
     """``("weights", {...})`` is one spec with keyword arguments, not two opponents."""
     return len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], dict)
 
 
-__all__ = ["SingleSeatEnv"]
+__all__ = ["SingleSeatEnv", "ENV_ID"]

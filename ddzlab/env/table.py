@@ -22,12 +22,17 @@ from typing import Optional, Union
 import numpy as np
 
 from ..deals import deal_cards
-from ..errors import IllegalMoveError, OutOfTurnError, RulesError
+from ..errors import DdzError, IllegalMoveError, OutOfTurnError, RulesError
 from ..game import Game, Phase
 from ..moves import Move
 from ..rules import Rules, get_rules
 from .encode import COMPACT_SIZE, compact_parts, douzero_x_parts, douzero_z_parts
 from .index import MoveIndex, move_index
+
+class EnvError(DdzError):
+    """A bad environment setting: an unknown reward, encoding, seat or render mode, or an
+    encoding the chosen mode cannot give."""
+
 
 REWARDS = ("wp", "adp", "score")
 ENCODINGS = ("compact", "douzero")
@@ -46,11 +51,11 @@ class Table:
         if bidding and not rules.bidding:
             raise RulesError(f"the {rules.name} rules have no bidding: use a fixed landlord")
         if reward not in REWARDS:
-            raise RulesError(f"unknown reward {reward!r}; choose from {', '.join(REWARDS)}")
+            raise EnvError(f"unknown reward {reward!r}; choose from {', '.join(REWARDS)}")
         if encoding not in ENCODINGS:
-            raise RulesError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
+            raise EnvError(f"unknown encoding {encoding!r}; choose from {', '.join(ENCODINGS)}")
         if encoding == "douzero" and bidding:
-            raise RulesError("DouZero's encoding describes card play only: use encoding='compact' with bidding")
+            raise EnvError("DouZero's encoding describes card play only: use encoding='compact' with bidding")
         self.rules, self.bidding, self.reward, self.encoding = rules, bidding, reward, encoding
         self.n_moves = len(self.index)
         self.n_actions = self.n_moves + (rules.max_bid + 1 if bidding else 0)
@@ -155,4 +160,4 @@ class Table:
         return "\n".join(lines)
 
 
-__all__ = ["Table", "REWARDS", "ENCODINGS", "ROLE_NAMES", "DOUZERO_SIZES"]
+__all__ = ["Table", "EnvError", "REWARDS", "ENCODINGS", "ROLE_NAMES", "DOUZERO_SIZES"]

@@ -47,6 +47,27 @@ add(Experiment(
                 "the full agent on the same deals and seeds, against greedy and rulev1."))
 
 
+#: notebook 03: leading from the best-score split against the fewest-plays split
+add(Experiment(
+    "03_split_lead", configs=["split_lead:split=score", "split_lead:split=fewest"],
+    opponents=["greedy", "weights"], deals=2000, deal_seed=3, seed=0,
+    description="Notebook 03: split_lead leading from the best-score split vs the fewest-plays split, "
+                "2,000 deals x 2 against greedy and weights, paired by deal."))
+
+#: notebook 07: the agents under the wildcard rules; add "ismcts" here once it is fast
+WILDCARD_AGENTS = ["weights"]
+add(Experiment(
+    "07_wildcard", configs=WILDCARD_AGENTS, opponents=["greedy"], deals="wildcard_2000", rules="wildcard", seed=0,
+    description="Notebook 07: wildcard deals as dealt (F with whoever drew it), 2,000 deals x 2."))
+add(Experiment(
+    "07_wildcard_swapped", configs=WILDCARD_AGENTS, opponents=["greedy"], deals="wildcard_2000_swapped",
+    rules="wildcard", seed=0,
+    description="Notebook 07: the same deals with F exchanged for a random natural card of the other "
+                "side (ddzlab.deals.swap_flower), 2,000 deals x 2."))
+add(Experiment(
+    "07_standard", configs=WILDCARD_AGENTS, opponents=["greedy"], deals=2000, deal_seed=7, seed=0,
+    description="Notebook 07: the same agents under the standard rules, 2,000 deals x 2 (landlord WP, ranking)."))
+
 # -- notebook 05: card guessing in the search (issue 23) ---------------------------------------
 #: the guessers of the study (`ddzlab.agents.mcts.make_guesser` names): policyN resamples N deals
 GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256")
@@ -109,5 +130,6 @@ add(Experiment(
                 "shared by 1 to 64 worlds (mini, against greedy)."))
 
 
-__all__ = ["CATALOG", "add", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES", "GUESSERS",
-           "ORACLE_Q", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS", "ismcts"]
+__all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES",
+           "GUESSERS", "ORACLE_Q", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
+           "ismcts"]
