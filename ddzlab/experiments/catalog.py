@@ -8,6 +8,10 @@ of the grid) and the next run plays only the new pairs.
 """
 from __future__ import annotations
 
+from ..qstudy import CHECKPOINTS as Q_CHECKPOINTS
+from ..qstudy import EVAL_OPPONENTS as Q_OPPONENTS
+from ..qstudy import experiment_name as q_experiment_name
+from ..qstudy import stage_configs as q_stage_configs
 from .runner import Experiment
 
 #: the held-out deal set of the arena studies (the weights' tuning never saw it)
@@ -46,6 +50,17 @@ add(Experiment(
     description="Notebook 06: weights with each role-aware rule switched off alone, paired with "
                 "the full agent on the same deals and seeds, against greedy and rulev1."))
 
+
+# notebook 04: one experiment per checkpoint stage of the Q-learning study (`ddzlab.qstudy`);
+# the tables come from `ddzlab train qstudy`, the prior is in every stage so each is paired
+for _games in Q_CHECKPOINTS:
+    add(Experiment(
+        q_experiment_name(_games), configs=q_stage_configs(_games), opponents=list(Q_OPPONENTS),
+        deals=ARENA_DEALS, seed=0,
+        description=f"Notebook 04: the untrained prior and the ddzlab Q-learning tables after "
+                    f"{_games:,} training games (trained against split_random, self-play and "
+                    f"greedy/rulev1, 5 seeds each), against greedy, rulev1, weights and "
+                    f"split_random; 1,000 held-out deals x 2, paired with the prior."))
 
 #: notebook 03: leading from the best-score split against the fewest-plays split
 add(Experiment(
