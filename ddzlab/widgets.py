@@ -485,7 +485,10 @@ class HandInspector:
                 move = agent.play(obs)
                 moves[name] = move
                 cell = f"{cards_html(move)}</td><td>{_eval_text(last_evaluation(agent))}"
-            except Exception as e:      # an agent that cannot play here says why
+            except DdzError as e:       # an agent that does not apply to this hand says why
+                moves[name] = e
+                cell = f'<span class="ddz-note">does not apply: {html.escape(str(e))}</span></td><td>'
+            except Exception as e:      # a bug: shown in red, in its place
                 moves[name] = e
                 cell = f"{_err(e)}</td><td>"
             rows.append(f"<tr><td>{html.escape(label)}</td><td>{cell}</td></tr>")
