@@ -20,6 +20,7 @@ plays it (resumable) into ``data/experiments/05_guess_accuracy/``; `load_accurac
 """
 from __future__ import annotations
 
+import os
 import zlib
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
@@ -101,8 +102,10 @@ def accuracy_games(config: AgentSpec, opponent: AgentSpec, deals: Sequence[Deal]
         rows = [r for half in (0, 1)
                 for r in _one_game(config, opponent, deals[i], i, half, rules_obj, guessers, samples, seed)]
         parts.append(pd.DataFrame(rows, columns=ACCURACY_COLUMNS))
-        if path is not None:
-            pd.concat(parts, ignore_index=True).to_csv(path, index=False, compression="gzip")
+        if path is not None:                              # a new file renamed over the old: a kill
+            tmp = Path(str(path) + ".tmp")                # mid-write loses no stored deal
+            pd.concat(parts, ignore_index=True).to_csv(tmp, index=False, compression="gzip")
+            os.replace(tmp, path)
     out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=ACCURACY_COLUMNS)
     return out.sort_values(["deal", "role", "ply", "guesser"], kind="stable").reset_index(drop=True)
 
