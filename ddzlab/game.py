@@ -43,7 +43,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits
+from .cards import N_SLOTS, Hand, bits_contain, bits_size, format_bits, missing_bits
 from .deals import Deal, SeedLike, as_rng, deal_cards
 from .errors import (AmbiguousMoveError, DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                      RulesError)
@@ -549,9 +549,10 @@ class Game:
 
 
 def kitty_left(kitty: int, played: int) -> int:
-    """Kitty cards the landlord has not played yet (they are known to all)."""
+    """Kitty cards the landlord has not played yet (they are known to all), the flower
+    card ``F`` of the wildcard rules included."""
     out = 0
-    for r in range(15):
+    for r in range(N_SLOTS):
         k = (kitty >> (4 * r)) & 15
         if k:
             # suits do not matter: of a rank, at least k - played copies are still held

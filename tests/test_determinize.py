@@ -224,3 +224,24 @@ def test_resume_equals_playing_the_moves():
         again.undo()
         game.undo()
         assert again.hands == game.hands and again.to_act == game.to_act
+
+
+def test_the_flower_card_in_the_kitty_is_known_to_the_farmers():
+    """Wildcard rules, F in the kitty (seed 16, landlord 0): the farmers see the kitty, so
+    F is not unseen, and every guessed world leaves F in the landlord's hand; a game with
+    an MCTS farmer plays to the end (it stopped with 'bad deal' while F counted as unseen)."""
+    from ddzlab.agents import make_agent
+    from ddzlab.cards import F_BIT
+    game = Game(seed=16, rules=WILDCARD, landlord=0)
+    kitty = game.kitty.bits
+    assert kitty & F_BIT
+    assert kitty_left(kitty, 0) == kitty                    # nothing played: all of it known
+    assert kitty_left(kitty, F_BIT) == kitty - F_BIT         # F played: no longer held
+    obs = game.observation(1)
+    assert not obs.unseen.bits & F_BIT
+    assert bits_size(obs.unseen.bits) == game.sizes[0] - bits_size(kitty) + game.sizes[2]
+    for seed in range(10):
+        world = determinize(obs, seed)
+        assert world.hands[0] & F_BIT and world.sizes == game.sizes
+    agents = [make_agent("greedy"), make_agent("mcts", iterations=8, seed=0), make_agent("greedy")]
+    assert play_game(Game(seed=16, rules=WILDCARD, landlord=0), agents).phase is Phase.FINISHED
