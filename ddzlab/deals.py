@@ -130,6 +130,7 @@ def deal_cards(rules: Rules = STANDARD, rng: SeedLike = None, players: Optional[
     there is no kitty and the remaining cards stay undealt.
     """
     rng = as_rng(rng)
+    rules = get_rules(rules)
     players = rules.players if players is None else players
     size = rules.hand_size if hand_size is None else hand_size
     if players * size > rules.deck_size:
@@ -144,8 +145,10 @@ def deal_cards(rules: Rules = STANDARD, rng: SeedLike = None, players: Optional[
 
 def generate_deals(n: int, seed: SeedLike = 0, rules: Rules = STANDARD,
                    players: Optional[int] = None) -> list[Deal]:
-    """``n`` random deals drawn from one generator seeded by ``seed`` (reproducible)."""
+    """``n`` random deals drawn from one generator seeded by ``seed`` (reproducible);
+    ``rules`` may be a rule set's name."""
     rng = as_rng(seed)
+    rules = get_rules(rules)
     return [deal_cards(rules, rng, players) for _ in range(n)]
 
 
