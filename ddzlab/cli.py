@@ -6,6 +6,8 @@
                 [--record FILE]
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
                       [--results FILE] [--out table.csv] [--record FILE]
+    ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
+    ddzlab experiment status
     ddzlab solve HAND [--rules standard]
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
@@ -284,6 +286,32 @@ def tournament_text(df) -> str:
     return f"{pairs}\n\nWP of the row agent against the column agent (combined):\n{matrix}"
 
 
+def cmd_experiment(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    import pandas as pd
+
+    from .experiments import experiment_dir, get_experiment, run_experiment, status
+    if args.action == "status":
+        df = status()
+        with pd.option_context("display.width", 160, "display.max_columns", 20):
+            print(df.to_string(index=False, float_format="{:.3g}".format) if len(df) else "no experiments",
+                  file=out)
+        return 0
+    if not args.name:
+        raise UsageError("ddzlab experiment run needs the experiment's NAME (see: ddzlab experiment status)")
+    exp = get_experiment(args.name)
+    folder = experiment_dir(exp.name)
+    try:
+        games = run_experiment(exp, deals=args.deals, n_jobs=args.jobs, scheduler=args.scheduler,
+                               progress=not args.quiet)
+    except KeyboardInterrupt:
+        print(f"\nddzlab experiment: interrupted; the finished games are in {folder}: rerun the same "
+              "command to resume", file=sys.stderr)
+        return 130
+    print(f"{exp.name}: {len(games):,} games stored in {folder} ({games.attrs['deals_complete']} of "
+          f"{games.attrs['deals_planned']} deals complete for every pair)", file=out)
+    return 0
+
+
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .analysis.report import solve_lines
     for line in solve_lines(Hand(args.hand), get_rules(args.rules)):
@@ -375,6 +403,18 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--record", default=None, metavar="FILE",
                     help="write every game (moves, evaluations) to this game record (JSON lines)")
     sn.set_defaults(func=cmd_tournament)
+
+    se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable) or show "
+                                           "what is stored")
+    se.add_argument("action", choices=("run", "status"))
+    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them)")
+    se.add_argument("--deals", type=_positive_int, default=None,
+                    help="play only the first N deals of its deal set (default: all)")
+    se.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
+    se.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run on an existing dask cluster, e.g. tcp://10.0.0.5:8786")
+    se.add_argument("--quiet", action="store_true", help="no progress bar")
+    se.set_defaults(func=cmd_experiment)
 
     ss = sub.add_parser("solve", help="analyse a hand")
     ss.add_argument("hand")

@@ -9,9 +9,11 @@ A front end: it reads the frames `ddzlab.arena` returns (nothing below imports i
   with its value and interval, on a diverging colour map centred at 0.5 (WP) or 0 (ADP),
   with a colour bar; cells without games (an agent against itself, a pair not played) are
   hatched grey, which no value can look like.
-* `tournament_heatmaps` (WP and ADP side by side), `role_heatmaps` (landlord, farmers,
-  combined on one scale), `role_bars` (one agent against each opponent, by role) and
-  `time_per_move`.
+* `tournament_heatmaps` (WP above ADP), `role_heatmaps` (landlord, farmers, combined on
+  one scale), `role_bars` (one agent against each opponent, by role) and `time_per_move`;
+  every figure fits the report's page width (`PAGE_WIDTH`) at any number of agents.
+* `forest` (estimates with intervals, e.g. paired differences), `ratings` and
+  `rank_probabilities` (a Bradley–Terry fit of `ddzlab.stats`).
 
 Every function is deterministic given its data; save figures with `ddzlab.config.savefig`.
 """
@@ -39,6 +41,13 @@ EMPTY_LABEL = "no games (an agent against itself, or not played)"
 ROLE_TITLES = {"landlord": "row agent as landlord", "farmers": "row agent as farmers",
                "combined": "combined (deals as pairs)"}
 METRIC_TITLES = {"WP": "WP (share of games won)", "ADP": "ADP (average points per game)"}
+#: the widest figure (inches) the report shows without scaling it down: 990 px at 110 dpi
+PAGE_WIDTH = 9.0
+
+
+def _cell_inches(k: int) -> float:
+    """Width of one heatmap cell so that ``k`` columns, labels and colour bar fit the page."""
+    return min(1.4, (PAGE_WIDTH - 2.6) / max(k, 1))
 
 
 def _rc() -> dict:
@@ -219,10 +228,12 @@ def heatmap(table: pd.DataFrame, metric: str = "WP", role: str = "combined", *, 
     agents = _agents(table, agents)
     value, lo, hi = _grids(table, metric, role, agents)
     norm = norm or _norm(metric, (value, lo, hi))
+    k = len(agents)
     if ax is None:
-        k = len(agents)
-        _, ax = plt.subplots(figsize=(1.4 * k + 2.6, 1.0 * k + 1.6))
+        cell = _cell_inches(k)
+        _, ax = plt.subplots(figsize=(cell * k + 2.6, 0.75 * cell * k + 1.6))
     cmap = mpl.colormaps[CMAP]
+    fontsize = 8.5 if k <= 6 else 7.0
     image = ax.imshow(np.ma.masked_invalid(value), cmap=cmap, norm=norm, aspect="auto")
     ax.grid(False)
     for i in range(len(agents)):
@@ -235,7 +246,7 @@ def heatmap(table: pd.DataFrame, metric: str = "WP", role: str = "combined", *, 
             text = _fmt(metric, value[i, j])
             if np.isfinite(lo[i, j]) and np.isfinite(hi[i, j]):      # (no interval from one deal)
                 text += f"\n[{_fmt(metric, lo[i, j])}, {_fmt(metric, hi[i, j])}]"
-            ax.text(j, i, text, ha="center", va="center", color=ink, fontsize=8.5, gid="cell-value")
+            ax.text(j, i, text, ha="center", va="center", color=ink, fontsize=fontsize, gid="cell-value")
     ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
     ax.set_yticks(range(len(agents)), agents)
     ax.set_xlabel("opponent (B)")
@@ -254,29 +265,33 @@ def heatmap(table: pd.DataFrame, metric: str = "WP", role: str = "combined", *, 
 
 def tournament_heatmaps(table: pd.DataFrame, role: str = "combined",
                         agents: Optional[Sequence[str]] = None) -> Figure:
-    """WP and ADP heatmaps of a tournament side by side (`heatmap`)."""
+    """WP and ADP heatmaps of a tournament, one above the other (`heatmap`), at most
+    `PAGE_WIDTH` wide."""
     agents = _agents(table, agents)
     k = len(agents)
+    cell = _cell_inches(k)
     with style():
-        fig, axes = plt.subplots(1, 2, figsize=(2 * (1.4 * k + 2.6), 1.0 * k + 2.0), layout="constrained")
+        fig, axes = plt.subplots(2, 1, figsize=(cell * k + 2.6, 2 * (0.75 * cell * k + 1.7)), layout="constrained")
         for ax, metric in zip(axes, ("WP", "ADP")):
             heatmap(table, metric, role, ax=ax, agents=agents, legend=metric == "WP")
     return fig
 
 
 def role_heatmaps(table: pd.DataFrame, metric: str = "WP", agents: Optional[Sequence[str]] = None) -> Figure:
-    """One `heatmap` per role (A as landlord, as farmers, combined) on one colour scale."""
+    """One `heatmap` per role (A as landlord, as farmers, combined) on one colour scale,
+    one above the other, at most `PAGE_WIDTH` wide."""
     agents = _agents(table, agents)
     k = len(agents)
     grids = [g for role in ROLE_TITLES for g in _grids(table, metric, role, agents)]
     norm = _norm(metric, grids)
+    cell = _cell_inches(k)
     with style():
-        fig, axes = plt.subplots(1, 3, figsize=(3 * (1.3 * k + 1.6) + 1, 1.0 * k + 2.0), layout="constrained")
+        fig, axes = plt.subplots(3, 1, figsize=(cell * k + 2.6, 3 * (0.75 * cell * k + 1.5)), layout="constrained")
         for i, (ax, role) in enumerate(zip(axes, ROLE_TITLES)):
             heatmap(table, metric, role, ax=ax, agents=agents, norm=norm, colorbar=False,
-                    legend=i == 0, title=ROLE_TITLES[role])
-            if i:
-                ax.set_ylabel("")
+                    legend=i == 2, title=ROLE_TITLES[role])
+            if i < 2:
+                ax.set_xlabel("")
         bar = fig.colorbar(mpl.cm.ScalarMappable(norm=norm, cmap=CMAP), ax=list(axes), fraction=0.03)
         bar.set_label(METRIC_TITLES[metric] + " of A")
         fig.suptitle(f"{metric} of A (rows) against B (columns) by A's role")
@@ -441,8 +456,13 @@ def coverage_curves(history: pd.DataFrame) -> Axes:
 
 
 def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "variant",
-               reference: Optional[float] = None, ax: Optional[Axes] = None) -> Axes:
-    """One dot per training run and the mean ± 1.96 sd/√n per variant, on a 0–1 axis."""
+               reference: Optional[float] = None, ax: Optional[Axes] = None,
+               games: Optional[int] = None) -> Axes:
+    """One dot per training run and the mean with its 95% t interval per variant
+    (`ddzlab.stats.t_interval`: a few runs need t, not z), on a 0–1 axis. ``games``: the
+    number of evaluation games every run was scored on (the same games for each run): their
+    noise, ``p(1-p)/games``, is added to the interval, which the runs' spread lacks."""
+    from .stats import t_interval
     with style():
         if ax is None:
             _, ax = plt.subplots(figsize=(7, 0.5 * df[group].nunique() + 1.6), layout="constrained")
@@ -451,8 +471,13 @@ def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "va
             v = df.loc[df[group] == name, value].to_numpy(float)
             ax.plot(v, np.full(len(v), i), "o", color="C0", alpha=0.6, ms=5)
             m = v.mean()
-            half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
-            ax.errorbar([m], [i], xerr=[[half], [half]], fmt="D", color="C3", ms=6, capsize=4)
+            if len(v) > 1:
+                extra = m * (1 - m) / games if games else 0.0
+                _, lo, hi = t_interval(v, extra_var=extra)
+                err = [[m - lo], [hi - m]]
+            else:
+                err = [[0.0], [0.0]]
+            ax.errorbar([m], [i], xerr=err, fmt="D", color="C3", ms=6, capsize=4)
         if reference is not None:
             ax.axvline(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
         ax.set_yticks(range(len(names)), names)
@@ -462,6 +487,65 @@ def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "va
     return ax
 
 
+def forest(ax: Axes, labels: Sequence[str], estimate: Sequence[float], lo: Sequence[float],
+           hi: Sequence[float], *, reference: Optional[float] = 0.0, marks: Optional[Sequence[bool]] = None,
+           mark_label: str = "significant after Holm") -> Axes:
+    """Estimates with their intervals, one row each, top to bottom (a forest plot), a dashed
+    ``reference`` line; ``marks`` fills the markers of the rows it flags (e.g. significant
+    after a multiple-comparison correction) and says so in a legend."""
+    est, lo_, hi_ = (np.asarray(v, dtype=float) for v in (estimate, lo, hi))
+    y = np.arange(len(est))
+    flags = np.zeros(len(est), bool) if marks is None else np.asarray(marks, bool)
+    ax.errorbar(est, y, xerr=np.vstack([est - lo_, hi_ - est]), fmt="none", ecolor="C0", capsize=3)
+    ax.plot(est[~flags], y[~flags], "o", mfc="white", mec="C0", ms=6, label=None if marks is None else "not significant")
+    ax.plot(est[flags], y[flags], "o", color="C0", ms=6, label=mark_label if marks is not None else None)
+    if reference is not None:
+        ax.axvline(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(est) - 0.5, -0.5)
+    if marks is not None:
+        ax.legend(loc="lower right", frameon=True, fontsize=8)
+    return ax
+
+
+def ratings(bt: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
+    """Bradley–Terry ratings (`ddzlab.stats.bradley_terry`, Elo scale) with their bootstrap
+    intervals, best on top."""
+    scale = 400 / np.log(10)
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 0.42 * len(bt) + 1.2), layout="constrained")
+        forest(ax, list(bt.index), bt["rating"] * scale, bt["lo"] * scale, bt["hi"] * scale, reference=0.0)
+        level = 100 * (1 - bt.attrs.get("alpha", 0.05))
+        ax.set_xlabel(f"Bradley–Terry rating (Elo points, mean 0; {level:.0f}% bootstrap interval over deals)")
+    return ax
+
+
+def rank_probabilities(bt: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
+    """Each agent's probability of each place (rows: agents by rating; columns: places),
+    from the bootstrap of `ddzlab.stats.bradley_terry`, annotated where at least 0.01."""
+    cols = [c for c in bt.columns if c.startswith("P(rank=")]
+    p = bt[cols].to_numpy(dtype=float)
+    k = len(bt)
+    with style():
+        if ax is None:
+            cell = min(0.8, (PAGE_WIDTH - 2.6) / max(k, 1))
+            _, ax = plt.subplots(figsize=(cell * k + 2.6, 0.6 * cell * k + 1.4), layout="constrained")
+        image = ax.imshow(p, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        ax.grid(False)
+        for i in range(k):
+            for j in range(len(cols)):
+                if p[i, j] >= 0.005:
+                    ax.text(j, i, f"{p[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                            color="white" if p[i, j] > 0.6 else "black", gid="cell-value")
+        ax.set_xticks(range(len(cols)), [str(j + 1) for j in range(len(cols))])
+        ax.set_yticks(range(k), list(bt.index))
+        ax.set_xlabel("place in the ranking")
+        bar = ax.figure.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
+        bar.set_label("probability (bootstrap)")
+    return ax
+
+
 __all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "share_heatmap", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
            "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
-           "coverage_curves", "runs_strip"]
+           "coverage_curves", "runs_strip", "forest", "ratings", "rank_probabilities", "PAGE_WIDTH"]

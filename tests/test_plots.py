@@ -142,3 +142,78 @@ def test_bad_arguments(table):
         plots.heatmap(table, "XP")
     with pytest.raises(DdzError, match="role must be one of"):
         plots.heatmap(table, "WP", "dealer")
+
+
+def _png_size(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    data = buf.getvalue()
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_tournament_figures_fit_the_page_with_eight_agents():
+    import pandas as pd
+    names = [f"agent_{i}" for i in range(8)]
+    rng = np.random.default_rng(0)
+    rows = []
+    for a in names:
+        for b in names:
+            if a != b:
+                for role in ("landlord", "farmers", "combined"):
+                    wp = rng.random()
+                    rows.append(dict(a=a, b=b, role=role, WP=wp, WP_lo=wp - 0.03, WP_hi=wp + 0.03,
+                                     ADP=wp - 0.5, ADP_lo=wp - 0.6, ADP_hi=wp - 0.4))
+    table = pd.DataFrame(rows)
+    for fig in (plots.tournament_heatmaps(table, agents=names), plots.role_heatmaps(table, agents=names)):
+        width, _ = _png_size(fig)
+        assert width <= 110 * (plots.PAGE_WIDTH + 0.3), width
+
+
+def _bt_frame():
+    import pandas as pd
+    bt = pd.DataFrame({"rating": [0.5, 0.0, -0.5], "lo": [0.3, -0.2, -0.8], "hi": [0.7, 0.2, -0.3],
+                       "P(rank=1)": [0.9, 0.1, 0.0], "P(rank=2)": [0.1, 0.8, 0.1], "P(rank=3)": [0.0, 0.1, 0.9]},
+                      index=pd.Index(["a", "b", "c"], name="agent"))
+    bt.attrs["alpha"] = 0.05
+    return bt
+
+
+def test_ratings_and_rank_probabilities():
+    bt = _bt_frame()
+    ax = plots.ratings(bt)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b", "c"]
+    scale = 400 / np.log(10)
+    (errors,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    seg = errors.lines[2][0].get_segments()[0]
+    assert [x for x, _ in seg] == pytest.approx([0.3 * scale, 0.7 * scale])
+    ax = plots.rank_probabilities(bt)
+    texts = {t.get_position(): t.get_text() for t in cells(ax)}
+    assert texts[(0, 0)] == "0.90" and texts[(2, 2)] == "0.90" and (2, 0) not in texts    # 0.00 left blank
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "3"]
+
+
+def test_forest_marks_the_flagged_rows():
+    with plots.style():
+        fig, ax = plt.subplots()
+        plots.forest(ax, ["x", "y"], [0.1, -0.02], [0.05, -0.06], [0.15, 0.02], marks=[True, False])
+    filled = [line for line in ax.lines if line.get_label() == "significant after Holm"]
+    assert len(filled) == 1 and list(filled[0].get_xdata()) == [0.1]
+    assert ax.get_ylim() == (1.5, -0.5)
+
+
+def test_runs_strip_uses_t_and_adds_the_noise_of_shared_games():
+    import pandas as pd
+    from scipy import stats as sps
+    v = [0.6, 0.62, 0.58, 0.61, 0.59]
+    df = pd.DataFrame({"variant": ["x"] * 5, "total_win_rate": v})
+
+    def half_width(**kw):
+        ax = plots.runs_strip(df, **kw)
+        (err,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        (x0, _), (x1, _) = err.lines[2][0].get_segments()[0]
+        return (x1 - x0) / 2
+
+    assert half_width() == pytest.approx(sps.t.ppf(0.975, 4) * np.std(v, ddof=1) / np.sqrt(5))
+    m = np.mean(v)
+    assert half_width(games=1000) == pytest.approx(
+        sps.t.ppf(0.975, 4) * np.sqrt(np.var(v, ddof=1) / 5 + m * (1 - m) / 1000))

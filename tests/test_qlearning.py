@@ -384,3 +384,21 @@ def test_shipped_table_plays_in_the_arena():
             differ += move != blank.play(obs)
             game.play(move)
     assert differ > 0
+
+
+def test_prior_agent_plays_as_an_empty_table_with_the_prior_tie_break():
+    # independent route: the table agent over equal values, ties to the prior order
+    empty = Q.QTables(-40.0)
+    table_agent = Q.QLearningAgent(empty, tie="prior", role_bug=False, caution=0.0, min_visits=0)
+    prior = make_agent("qlearning_prior", seed=5)
+    assert isinstance(prior, Q.QPriorAgent)
+    seen = 0
+    for deal in generate_deals(15, seed=11):
+        game = Game(deal, landlord=0)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            move = prior.play(obs)
+            assert move == table_agent.play(obs)
+            seen += 1
+            game.play(move)
+    assert seen > 15 * 10

@@ -35,6 +35,9 @@ from seat −1; ``role_bug=True`` reproduces that).
 
 ``make_agent("qlearning")`` loads the table shipped in ``data/qlearning/`` (see
 `DEFAULT_TABLE`); ``make_agent("qlearning:path=FILE")`` another one.
+``make_agent("qlearning_prior")`` is the untrained player: the same abstraction with the
+ordered default alone (`QPriorAgent`, what an empty table with ``tie="prior"`` plays), the
+baseline any trained table has to beat.
 """
 from __future__ import annotations
 
@@ -94,6 +97,25 @@ class QLearningAgent(SmallestAgent):
         return d.move(a)
 
 
+@register_agent("qlearning_prior")
+class QPriorAgent(SmallestAgent):
+    """The untrained Q-learning player: in every situation the first offered action in the
+    tie-break prior (`LEAD_PRIOR`, `FOLLOW_PRIOR`, `PARTNER_PRIOR`). It plays exactly as
+    `QLearningAgent` over an empty table with ``tie="prior"`` (every value equal, so the
+    prior decides), without allocating the tables. Deterministic: ``seed`` is accepted and
+    unused."""
+
+    name = "qlearning_prior"
+
+    def __init__(self, seed: SeedLike = None) -> None:
+        pass
+
+    def play(self, obs: Observation) -> Move:
+        d = decide_obs(obs)
+        order = d.order
+        return d.move(min(d.actions, key=order.__getitem__))
+
+
 @register_agent("split_random")
 class SplitRandomAgent(SmallestAgent):
     """The seed's random player: uniform among the Q-learning agent's offered actions (so
@@ -110,7 +132,7 @@ class SplitRandomAgent(SmallestAgent):
 
 
 
-__all__ = ["QLearningAgent", "SplitRandomAgent", "QTables", "Learner", "Decision", "LeadSplit",
+__all__ = ["QLearningAgent", "QPriorAgent", "SplitRandomAgent", "QTables", "Learner", "Decision", "LeadSplit",
            "FollowSplit", "decide", "decide_obs", "lead_split", "lead_features", "lead_actions",
            "lead_index", "resolve_lead", "follow_split", "follow_features", "follow_index",
            "resolve_follow", "hand_to_state", "segments", "segment_best", "move_delta", "choose",

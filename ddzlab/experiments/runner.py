@@ -1,0 +1,478 @@
+"""Experiments: named grids of agent configurations × opponents on a fixed deal set, played
+with the arena's seat-swapped protocol, every game stored as one row.
+
+An `Experiment` names its configurations and opponents (agent specs, by label), a deal set
+and the rules. Every (config, opponent) pair plays every deal twice — ``config`` as landlord
+against two copies of the opponent, then the opponent as landlord against two copies of
+``config`` — exactly as `ddzlab.arena.duel` plays it (`ddzlab.arena.play_deal`, agent seeds
+from ``(seed, deal, half, seat)``), so the games of a pair do not depend on the rest of the
+grid, on ``n_jobs`` or on the order they are played in. Without ``opponents`` the
+configurations play a round robin (each unordered pair once, the earlier-listed as
+``config``).
+
+`run_experiment` plays what is missing and appends the games to
+``data/experiments/<name>/games.csv.gz`` (`ddzlab.experiments.store`) as they finish: stop it
+at any point and run it again, it plays only the games not stored. Beside the rows:
+``deals.txt`` (the deal set) and ``experiment.json`` (the spec, the seed, the deal set's
+checksum and, per run, the code version and how many games it added). The work runs deal
+by deal — every pair on deal 0, then deal 1 ... — so a partial experiment holds every pair
+on a common prefix of the deals.
+
+>>> import tempfile
+>>> exp = Experiment("demo", configs=["smallest", "random"], opponents=["greedy"], deals=2, seed=1)
+>>> with tempfile.TemporaryDirectory() as d:
+...     games = run_experiment(exp, root=d, progress=False)
+...     again = run_experiment(exp, root=d, progress=False)     # nothing left to play
+>>> len(games), len(again), sorted(set(games.role))
+(8, 8, ['farmers', 'landlord'])
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import re
+import subprocess
+import zlib
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+from functools import partial
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from ..arena import _connect, play_deal
+from ..config import DATA_DIR
+from ..deals import Deal, generate_deals, parse_deals, read_deals, write_deals
+from ..parallel import run_chunks
+from ..rules import get_rules
+from . import store
+from .store import COLUMNS, StoreError
+
+#: where experiments are stored unless ``root`` or ``DDZLAB_EXPERIMENTS`` says otherwise
+EXPERIMENTS_DIR = DATA_DIR / "experiments"
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+COMPACT_EVERY = 200          # members appended before the store is compacted into one
+MAX_CHUNK = 8                # (config, opponent, deal) units per parallel task at most
+
+Spec = Union[str, tuple]
+
+
+class ExperimentError(StoreError):
+    """A bad experiment: unknown name, bad spec, or stored files of another experiment."""
+
+
+def _spec_label(spec: Spec) -> str:
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict):
+        opts = ",".join(f"{k}={v}" for k, v in sorted(spec[1].items()))
+        return f"{spec[0]}:{opts}" if opts else spec[0]
+    raise ExperimentError(f"an experiment's agents are spec strings ('weights:off=partner') or "
+                          f"(name, kwargs) pairs, so they can be stored as text; got {spec!r}")
+
+
+def _labelled(agents: Union[Mapping[str, Spec], Sequence[Spec], None], what: str) -> Optional[dict[str, Spec]]:
+    if agents is None:
+        return None
+    if isinstance(agents, (str, tuple)):
+        raise ExperimentError(f"{what}: give a list of specs or a dict label -> spec, not {agents!r}")
+    if isinstance(agents, Mapping):
+        out = {str(k): v for k, v in agents.items()}
+        for v in out.values():
+            _spec_label(v)
+    else:
+        out = {}
+        for spec in agents:
+            label = _spec_label(spec)
+            if label in out:
+                raise ExperimentError(f"{what}: {label!r} is listed twice")
+            out[label] = spec
+    if not out:
+        raise ExperimentError(f"{what}: an experiment needs at least one agent")
+    bad = [k for k in out if not k or "," in k or "\n" in k or '"' in k]
+    if bad:
+        raise ExperimentError(f"{what}: labels are stored in CSV rows and may not contain a comma, quote "
+                              f"or newline: {bad}")
+    return out
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named grid: ``configs`` × ``opponents`` (labels → agent specs; a list of spec
+    strings is labelled by the strings) on a deal set, each deal played with sides swapped.
+
+    ``opponents=None``: a round robin of the configs (each unordered pair once).
+    ``deals``: a number of deals generated from ``deal_seed`` (default ``seed``), or the
+    name of a deal file (``"standard_1000"`` in ``data/deals``, or a path).
+    ``seed``: the arena seed the agents' per-game seeds derive from.
+    """
+    name: str
+    configs: Any
+    opponents: Any = None
+    deals: Union[int, str] = 1000
+    rules: str = "standard"
+    seed: int = 0
+    deal_seed: Optional[int] = None
+    description: str = ""
+    _deal_cache: list = field(default_factory=list, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not NAME_PATTERN.match(self.name):
+            raise ExperimentError(f"experiment name {self.name!r}: lower-case letters, digits, '_', '.', '-'")
+        object.__setattr__(self, "configs", _labelled(self.configs, f"{self.name} configs"))
+        object.__setattr__(self, "opponents", _labelled(self.opponents, f"{self.name} opponents"))
+        get_rules(self.rules)
+        if isinstance(self.deals, bool) or not isinstance(self.deals, (int, str)) or \
+                (isinstance(self.deals, int) and self.deals < 1):
+            raise ExperimentError(f"{self.name}: deals must be a positive number or a deal file, got {self.deals!r}")
+        if self.opponents is None and len(self.configs) < 2:
+            raise ExperimentError(f"{self.name}: a round robin needs at least two configs")
+
+    @property
+    def round_robin(self) -> bool:
+        return self.opponents is None
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """(config, opponent) labels in play order (a config never meets itself)."""
+        if self.round_robin:
+            return list(combinations(self.configs, 2))
+        return [(c, o) for c in self.configs for o in self.opponents if c != o]
+
+    def spec(self, label: str) -> Spec:
+        for group in (self.configs, self.opponents or {}):
+            if label in group:
+                return group[label]
+        raise ExperimentError(f"{self.name} has no agent labelled {label!r}")
+
+    def deal_list(self) -> list[Deal]:
+        """The experiment's deals (read or generated once)."""
+        if not self._deal_cache:
+            rules = get_rules(self.rules)
+            if isinstance(self.deals, int):
+                seed = self.seed if self.deal_seed is None else self.deal_seed
+                deals = generate_deals(self.deals, seed=seed, rules=rules)
+            else:
+                deals = read_deals(self.deals, rules)
+            self._deal_cache.extend(deals)
+        return list(self._deal_cache)
+
+    @property
+    def n_deals(self) -> int:
+        return len(self.deal_list())
+
+    def with_agents(self, configs: Any = None, opponents: Any = None, name: Optional[str] = None) -> "Experiment":
+        """The same experiment (deals, rules, seed) with other agents, e.g. a few cheap ones
+        for a test-scale run; labels kept from this experiment where they exist."""
+        def pick(new: Any, old: Optional[dict]) -> Any:
+            if new is None:
+                return old
+            if old is not None and not isinstance(new, Mapping):
+                return {(k if k in old else _spec_label(k)): old.get(k, k) for k in new}
+            return new
+        return replace(self, name=name or self.name, configs=pick(configs, self.configs),
+                       opponents=pick(opponents, self.opponents), _deal_cache=list(self._deal_cache))
+
+    def spec_json(self) -> dict:
+        """What identifies the experiment, as stored in ``experiment.json``."""
+        def enc(group: Optional[dict]) -> Optional[dict]:
+            return None if group is None else {k: (v if isinstance(v, str) else [v[0], v[1]])
+                                               for k, v in group.items()}
+        deals = self.deal_list()
+        return {"name": self.name, "description": self.description, "configs": enc(self.configs),
+                "opponents": enc(self.opponents), "round_robin": self.round_robin,
+                "deals": {"source": self.deals, "deal_seed": self.deal_seed, "count": len(deals),
+                          "crc32": _deal_crc(deals)},
+                "rules": get_rules(self.rules).name, "seed": self.seed, "columns": COLUMNS}
+
+
+def _deal_crc(deals: Sequence[Deal]) -> str:
+    return f"{zlib.crc32(chr(10).join(d.to_text() for d in deals).encode()):08x}"
+
+
+# -- where things are ----------------------------------------------------------------------
+def experiments_root(root: Union[str, Path, None] = None) -> Path:
+    """``root``, else ``$DDZLAB_EXPERIMENTS``, else ``data/experiments``."""
+    if root is not None:
+        return Path(root)
+    env = os.environ.get("DDZLAB_EXPERIMENTS")
+    return Path(env) if env else EXPERIMENTS_DIR
+
+
+def experiment_dir(name: str, root: Union[str, Path, None] = None) -> Path:
+    return experiments_root(root) / name
+
+
+def get_experiment(name_or_exp: Union[str, Experiment]) -> Experiment:
+    """An `Experiment`, or the catalog's experiment of that name."""
+    if isinstance(name_or_exp, Experiment):
+        return name_or_exp
+    from .catalog import CATALOG
+    exp = CATALOG.get(name_or_exp)
+    if exp is None:
+        raise ExperimentError(f"no experiment {name_or_exp!r} in the catalog; known: {', '.join(sorted(CATALOG))}")
+    return exp
+
+
+def code_version() -> str:
+    """The git commit of the code (``+dirty`` when ddzlab/ has uncommitted changes), else the
+    package version."""
+    from .. import __version__
+    here = Path(__file__).resolve().parents[2]
+    try:
+        commit = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--", "ddzlab"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return f"ddzlab {__version__}"
+    return f"{commit}{'+dirty' if dirty else ''}"
+
+
+# -- the stored spec -----------------------------------------------------------------------
+def _check_stored(exp: Experiment, folder: Path) -> dict:
+    """The stored ``experiment.json`` (or a new one), after checking that the stored rows
+    were played under the same rules, seed and deals, and every label still names the same
+    spec. Agents may be added (a grid grows) or left out."""
+    meta_path = folder / "experiment.json"
+    spec = exp.spec_json()
+    if not meta_path.exists():
+        return {**spec, "runs": []}
+    try:
+        old = json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ExperimentError(f"{meta_path}: not readable JSON ({e})") from None
+    for key in ("rules", "seed"):
+        if old.get(key) != spec[key]:
+            raise ExperimentError(f"{folder} was played with {key}={old.get(key)!r}, this experiment has "
+                                  f"{spec[key]!r}; give it another name")
+    od, nd = old.get("deals", {}), spec["deals"]
+    if (od.get("crc32"), od.get("count")) != (nd["crc32"], nd["count"]):
+        raise ExperimentError(f"{folder} was played on other deals ({od.get('count')} deals, crc {od.get('crc32')}), "
+                              f"this experiment has {nd['count']} deals, crc {nd['crc32']}; give it another name")
+    stored = {**(old.get("configs") or {}), **(old.get("opponents") or {}), **old.get("retired", {})}
+    for label, s in {**spec["configs"], **(spec["opponents"] or {})}.items():
+        if label in stored and stored[label] != s:
+            raise ExperimentError(f"{folder}: {label!r} was played as {stored[label]!r}, now {s!r}; "
+                                  "give the new spec another label")
+    retired = {k: v for k, v in stored.items()
+               if k not in spec["configs"] and k not in (spec["opponents"] or {})}
+    out = {**spec, "runs": old.get("runs", [])}
+    if retired:
+        out["retired"] = retired          # labels with stored rows that the grid no longer lists
+    return out
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _write_deals(exp: Experiment, folder: Path) -> None:
+    path = folder / "deals.txt"
+    deals = exp.deal_list()
+    if path.exists():
+        stored = parse_deals(path.read_text(encoding="utf-8"), exp.rules, source=str(path))
+        if _deal_crc(stored) != _deal_crc(deals):
+            raise ExperimentError(f"{path} holds other deals than experiment {exp.name!r}")
+        return
+    write_deals(path, deals, get_rules(exp.rules),
+                comment=f"deal set of experiment {exp.name} (source: {exp.deals})")
+
+
+# -- playing -------------------------------------------------------------------------------
+def _play_units(specs: Mapping[str, Spec], rules: Any, seed: int,
+                units: list[tuple[str, str, int, Deal]]) -> list[tuple]:
+    """Store rows (`COLUMNS`) of both games of each (config, opponent, deal index, deal)."""
+    out = []
+    for c, o, index, deal in units:
+        for row in play_deal(specs[c], specs[o], deal, index, rules, seed, timed=True):
+            _, a_landlord, _, a_won, _, points, moves, a_sec, a_moves, b_sec, b_moves = row
+            out.append((c, o, index, "landlord" if a_landlord else "farmers", int(a_won), points, moves,
+                        round(a_sec, 6), a_moves, round(b_sec, 6), b_moves))
+    return out
+
+
+def _chunked(units: list, n_jobs: int, parallel: bool) -> list[list]:
+    if not parallel:
+        return [[u] for u in units]
+    workers = n_jobs if n_jobs > 1 else (os.cpu_count() or 1)
+    size = max(1, min(MAX_CHUNK, math.ceil(len(units) / (4 * workers))))
+    return [units[i:i + size] for i in range(0, len(units), size)]
+
+
+def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = None, n_jobs: int = 1,
+                   scheduler: Optional[str] = None, progress: bool = True,
+                   root: Union[str, Path, None] = None) -> pd.DataFrame:
+    """Play every game of the experiment that is not stored yet and return all its games
+    (`load_games`).
+
+    ``deals``: play only the first ``deals`` deals of the set (a smaller run that a later,
+    larger one completes). ``n_jobs`` > 1 runs through joblib processes; ``scheduler``
+    (``"tcp://host:8786"``) on an existing dask cluster. ``root``: the folder that holds
+    the experiments (default `experiments_root`). Interrupting loses at most the games in
+    flight; run again to resume.
+    """
+    exp = get_experiment(name_or_exp)
+    if not isinstance(n_jobs, int) or n_jobs < 1:
+        raise ExperimentError(f"n_jobs must be a whole number of at least 1, got {n_jobs!r}")
+    deal_list = exp.deal_list()
+    n = len(deal_list) if deals is None else int(deals)
+    if not 1 <= n <= len(deal_list):
+        raise ExperimentError(f"{exp.name} has {len(deal_list)} deals; cannot play {deals!r} of them")
+    folder = experiment_dir(exp.name, root)
+    path = folder / "games.csv.gz"
+    with store.locked(folder):
+        meta = _check_stored(exp, folder)
+        _write_deals(exp, folder)
+        stored = store.compact(path)
+        done = set(zip(stored["config"], stored["opponent"], stored["deal"]))
+        pairs = exp.pairs()
+        units = [(c, o, i, deal_list[i]) for i in range(n) for c, o in pairs if (c, o, i) not in done]
+        run = {"started": _now(), "code": code_version(), "deals": n, "n_jobs": n_jobs,
+               "scheduler": scheduler, "games_before": int(len(stored))}
+        meta["runs"] = meta.get("runs", []) + [run]
+        _write_json(folder / "experiment.json", meta)
+        specs = {**exp.configs, **(exp.opponents or {})}
+        rules = get_rules(exp.rules)
+        parallel = n_jobs > 1 or scheduler is not None
+        chunks = _chunked(units, n_jobs, parallel)
+        func = partial(_play_units, specs, rules, exp.seed)
+        client: Any = _connect(scheduler) if scheduler is not None else nullcontext()
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            total = 2 * n * len(pairs)
+            bar = tqdm(total=total, initial=total - 2 * len(units), unit="game", desc=exp.name)
+        added = 0
+        members = 0
+        try:
+            with client:
+                parts: Iterable = run_chunks(func, chunks, n_jobs if parallel else 1,
+                                             "dask" if scheduler is not None else None)
+                for rows in parts:
+                    store.append(path, rows)
+                    added += len(rows)
+                    members += 1
+                    if bar is not None:
+                        bar.update(len(rows))
+                    if members >= COMPACT_EVERY:
+                        store.compact(path)
+                        members = 0
+        finally:
+            if bar is not None:
+                bar.close()
+            store.compact(path)
+            run.update({"finished": _now(), "games_added": added,
+                        "complete": added == 2 * len(units)})
+            _write_json(folder / "experiment.json", meta)
+    return load_games(exp, root=root)
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+# -- reading -------------------------------------------------------------------------------
+def load_games(name_or_exp: Union[str, Experiment], root: Union[str, Path, None] = None,
+               all_rows: bool = False) -> pd.DataFrame:
+    """The stored games of an experiment: one row per game (`ddzlab.experiments.store.COLUMNS`),
+    sorted by deal, config, opponent, role (landlord first).
+
+    Only the pairs of the experiment's current grid are returned (``all_rows=True``: every
+    stored row, e.g. of agents since removed from the grid). ``attrs`` hold the
+    experiment's name, its planned deals and pairs, and ``deals_complete``: the number of
+    leading deals on which every pair has both games."""
+    exp = get_experiment(name_or_exp)
+    folder = experiment_dir(exp.name, root)
+    df, _ = store.read_rows(folder / "games.csv.gz")
+    pairs = exp.pairs()
+    if not all_rows:
+        keep = pd.Series(list(zip(df["config"], df["opponent"])), index=df.index, dtype=object).isin(pairs) \
+            if len(df) else pd.Series([], dtype=bool)
+        df = df[keep]
+    df = df.assign(_r=df["role"] != "landlord").sort_values(["deal", "config", "opponent", "_r"], kind="stable")
+    df = df.drop(columns="_r").reset_index(drop=True)
+    df.attrs.update({"experiment": exp.name, "deals_planned": exp.n_deals, "pairs": pairs,
+                     "deals_complete": deals_complete(df, pairs)})
+    return df
+
+
+def deals_complete(games: pd.DataFrame, pairs: Sequence[tuple[str, str]]) -> int:
+    """How many leading deals (0, 1, 2 ...) every pair has played both games of."""
+    if not len(games) or not pairs:
+        return 0
+    wanted = pd.Series(list(zip(games["config"], games["opponent"])), index=games.index, dtype=object).isin(pairs)
+    games = games[wanted].drop_duplicates(["config", "opponent", "deal", "role"])
+    full = games.groupby("deal").size() == 2 * len(pairs)
+    n = 0
+    while full.get(n, False):
+        n += 1
+    return n
+
+
+def common_deals(games: pd.DataFrame, n: Optional[int] = None) -> pd.DataFrame:
+    """The games on the first ``n`` deals (default ``attrs["deals_complete"]``): every
+    pair on the same deals, as a paired analysis needs."""
+    n = games.attrs.get("deals_complete", 0) if n is None else n
+    out = games[games["deal"] < n].reset_index(drop=True)
+    out.attrs.update({**games.attrs, "deals_used": n})
+    return out
+
+
+def arena_games(games: pd.DataFrame) -> pd.DataFrame:
+    """Stored rows as the arena's tournament games (`ddzlab.arena.TOURNAMENT_GAME_COLUMNS`:
+    ``a`` = config, ``b`` = opponent), so `ddzlab.arena.tournament_table` and the tournament
+    plots read an experiment."""
+    from ..arena import TOURNAMENT_GAME_COLUMNS
+    landlord = games["role"] == "landlord"
+    won = games["won"].astype(bool)
+    out = pd.DataFrame({
+        "a": games["config"], "b": games["opponent"], "deal": games["deal"], "a_landlord": landlord,
+        "landlord_won": landlord == won, "a_won": won,
+        "bombs": np.log2(games["points"].abs()).round().astype(int), "a_points": games["points"],
+        "moves": games["moves"], "a_seconds": games["seconds"], "a_moves": games["plays"],
+        "b_seconds": games["opp_seconds"], "b_moves": games["opp_plays"]})
+    out.attrs.update(games.attrs)
+    return out[TOURNAMENT_GAME_COLUMNS]
+
+
+def status(root: Union[str, Path, None] = None) -> pd.DataFrame:
+    """One row per experiment of the catalog or on disk: games planned and stored, deals
+    complete for every pair, file size, the code version of the last run."""
+    from .catalog import CATALOG
+    base = experiments_root(root)
+    names = sorted(set(CATALOG) | ({p.name for p in base.iterdir() if (p / "experiment.json").exists()}
+                                   if base.exists() else set()))
+    rows = []
+    for name in names:
+        folder = base / name
+        path = folder / "games.csv.gz"
+        meta = json.loads((folder / "experiment.json").read_text()) if (folder / "experiment.json").exists() else {}
+        exp = CATALOG.get(name)
+        if exp is not None:
+            games = load_games(exp, root=base)
+            planned = 2 * exp.n_deals * len(exp.pairs())
+            deals, done = exp.n_deals, games.attrs["deals_complete"]
+            pairs = len(exp.pairs())
+        else:
+            games, _ = store.read_rows(path)
+            planned, deals, done, pairs = math.nan, meta.get("deals", {}).get("count"), math.nan, math.nan
+        runs = meta.get("runs", [])
+        rows.append({"experiment": name, "pairs": pairs, "deals": deals, "deals_complete": done,
+                     "games": int(len(games)), "games_planned": planned,
+                     "done": len(games) / planned if planned else math.nan,
+                     "MB": path.stat().st_size / 1e6 if path.exists() else 0.0,
+                     "last_code": runs[-1].get("code") if runs else None,
+                     "in_catalog": exp is not None})
+    return pd.DataFrame(rows)
+
+
+__all__ = ["Experiment", "ExperimentError", "run_experiment", "load_games", "status", "common_deals", "arena_games",
+           "deals_complete", "experiments_root", "experiment_dir", "get_experiment", "code_version",
+           "EXPERIMENTS_DIR"]
