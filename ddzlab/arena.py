@@ -622,16 +622,35 @@ SCHEDULER_TIMEOUT = 20        # seconds to wait for a dask scheduler
 
 
 def _connect(address: str) -> Any:
-    """A dask.distributed ``Client`` on an existing scheduler (the default client while open)."""
+    """A dask.distributed ``Client`` on an existing scheduler (the default client while open).
+
+    The connection is made in a helper thread and abandoned after `SCHEDULER_TIMEOUT`
+    seconds (plus a grace period): a program that is not a dask scheduler but accepts the
+    connection and never answers made ``Client(timeout=...)`` wait forever."""
     try:
         from dask.distributed import Client
     except ImportError:
         raise ArenaError("running on a dask scheduler needs dask.distributed: "
                          "pip install 'ddzlab[dask]'") from None
-    try:
-        return Client(address, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ArenaError(f"cannot reach the dask scheduler at {address!r}: {e}") from None
+    import threading
+    out: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            out["client"] = Client(address, timeout=SCHEDULER_TIMEOUT)
+        except BaseException as e:  # noqa: BLE001 - any failure is reported below
+            out["error"] = e
+    t = threading.Thread(target=connect, name="ddzlab-connect", daemon=True)
+    t.start()
+    t.join(SCHEDULER_TIMEOUT + 5)
+    if t.is_alive():
+        raise ArenaError(f"no dask scheduler answered at {address!r} within "
+                         f"{SCHEDULER_TIMEOUT + 5} s (is another program listening there?)")
+    if "error" in out:
+        e = out["error"]
+        raise ArenaError(f"cannot reach the dask scheduler at {address!r}: "
+                         f"{type(e).__name__}: {str(e)[:200]}") from None
+    return out["client"]
 
 
 def _mirrored(games: pd.DataFrame) -> pd.DataFrame:

@@ -302,3 +302,40 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(arena, "SCHEDULER_TIMEOUT", 1)
     with pytest.raises(ArenaError, match="cannot reach the dask scheduler at 'tcp://127.0.0.1:9'"):
         tournament(["random", "smallest"], 1, progress=False, scheduler="tcp://127.0.0.1:9")
+
+
+@pytest.mark.parametrize("reply", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_port_where_another_program_answers_is_a_clear_error_in_time(monkeypatch, reply):
+    """A server on 127.0.0.1 that accepts and then says nothing (the review's run hung for
+    400 s) or answers with something that is not dask: an ArenaError within the timeout."""
+    import socket
+    import threading
+    import time
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    srv.settimeout(30)
+    held = []
+
+    def serve():
+        try:
+            for _ in range(4):
+                conn, _ = srv.accept()
+                held.append(conn)
+                if reply:
+                    conn.recv(64)
+                    conn.sendall(reply)
+        except OSError:
+            pass
+    threading.Thread(target=serve, daemon=True).start()
+    monkeypatch.setattr(arena, "SCHEDULER_TIMEOUT", 1)
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(ArenaError, match="no dask scheduler answered|cannot reach the dask"):
+            tournament(["random", "smallest"], 1, progress=False,
+                       scheduler=f"tcp://127.0.0.1:{srv.getsockname()[1]}")
+    finally:
+        srv.close()
+        for c in held:
+            c.close()
+    assert time.monotonic() - t0 < 1 + 5 + 20          # timeout, grace, import of dask on a loaded machine
