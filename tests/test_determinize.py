@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from ddzlab.agents.greedy import GreedyAgent
 from ddzlab.agents.base import play_game
 from ddzlab.cards import Hand, bits_contain, bits_size
-from ddzlab.deals import Deal
+from ddzlab.deals import Deal, generate_deals
 from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, PolicyGuesser, UniformGuesser,
                                 determinize, guess_accuracy, hidden_sizes, known_cards, rebuild)
 from ddzlab.game import Game, Phase, kitty_left
@@ -245,3 +245,20 @@ def test_the_flower_card_in_the_kitty_is_known_to_the_farmers():
         assert world.hands[0] & F_BIT and world.sizes == game.sizes
     agents = [make_agent("greedy"), make_agent("mcts", iterations=8, seed=0), make_agent("greedy")]
     assert play_game(Game(seed=16, rules=WILDCARD, landlord=0), agents).phase is Phase.FINISHED
+
+
+def test_policy_guesser_spreads_epsilon_over_the_other_moves():
+    """The definition: the agent's choice has probability 1 - eps and each of the n - 1
+    other legal moves eps / (n - 1), so the probabilities of all legal moves sum to 1."""
+    game = Game(generate_deals(1, seed=3)[0], landlord=0)
+    obs = game.observation(0)
+    legal = obs.legal_moves
+    n = len(legal)
+    assert n > 5
+    guesser = PolicyGuesser(GreedyAgent(), candidates=3, eps=0.2)
+    chosen = GreedyAgent().play(obs)
+    probs = [guesser._prob(obs, m) for m in legal]
+    assert sum(probs) == pytest.approx(1.0, abs=1e-12)
+    for m, p in zip(legal, probs):
+        expected = 0.8 if m == chosen else 0.2 / (n - 1)
+        assert p == pytest.approx(expected, abs=1e-15), (m, p)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 import numpy as np
 import pandas as pd
@@ -339,3 +340,30 @@ def test_a_port_where_another_program_answers_is_a_clear_error_in_time(monkeypat
         for c in held:
             c.close()
     assert time.monotonic() - t0 < 1 + 5 + 20          # timeout, grace, import of dask on a loaded machine
+
+
+def test_paired_wilson_uses_the_sample_variance_of_the_deal_shares():
+    """Shares 1, 1/2, 0, 1/2: p = 1/2, sample variance (ddof 1) 1/6, so Var(p̂) = 1/24 and
+    the effective size p(1-p)/Var = 6 (ddof 0 would give 8); the interval is the textbook
+    Wilson interval at n = 6, written out here."""
+    from ddzlab.arena import Z95, paired_wilson
+    p, lo, hi = paired_wilson(np.array([1.0, 0.5, 0.0, 0.5]))
+    n, z = 6.0, Z95
+    centre = (0.5 + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(0.25 / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert p == 0.5
+    assert lo == pytest.approx(centre - half, abs=1e-12) and hi == pytest.approx(centre + half, abs=1e-12)
+    assert hi - lo == pytest.approx(0.624772, abs=1e-5)
+
+
+def test_seconds_per_move_weights_each_row_by_its_moves():
+    """X spent 0.1 s on each of 100 moves against Y and 1.0 s on each of 10 against Z:
+    (10 + 10) / 110 = 0.1818 s per move (an unweighted mean of the rows would be 0.55)."""
+    from ddzlab.arena import seconds_per_move
+    table = pd.DataFrame({"a": ["X", "X", "Y", "X"], "b": ["Y", "Z", "X", "Y"],
+                          "role": ["combined", "combined", "combined", "landlord"],
+                          "sec_per_move_a": [0.1, 1.0, 0.5, 9.0], "moves_a": [100, 10, 40, 1]})
+    table.attrs["agents"] = ["X", "Y", "Z"]
+    spm = seconds_per_move(table)
+    assert spm["X"] == pytest.approx(20 / 110) and spm["Y"] == pytest.approx(0.5)
+    assert math.isnan(spm["Z"]) and list(spm.index) == ["X", "Y", "Z"]
