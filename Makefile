@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup report report-full lint test bench clean browser screenshot
+.PHONY: setup report report-full lint test bench clean browser screenshot mutation
 CHROMIUM ?= /usr/bin/chromium
 
 setup: $(STAMP)
@@ -40,6 +40,14 @@ browser:
 # figures/00_hand_inspector.png: the browser test at report scale (needs Chromium)
 screenshot: setup browser
 	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/test_widgets_browser.py
+
+# mutation testing of determinize, agents/, arena, records, stats (pyproject [tool.mutmut]);
+# not in CI: hours on 2 cores. Niced, resumable (mutmut keeps its state in mutants/).
+# `make mutation ARGS="ddzlab.records*"` runs the mutants of one module; scores: tests/MUTATION.md
+mutation: setup
+	$(BIN)/pip install -q "mutmut==3.8.1"
+	DDZLAB_SCALE=test MPLBACKEND=Agg nice -n 15 $(BIN)/mutmut run --max-children 1 $(ARGS)
+	$(BIN)/mutmut results > mutants/results.txt; tail -5 mutants/results.txt
 
 bench: setup
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
