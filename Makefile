@@ -13,7 +13,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,notebooks,peers]'
+	$(BIN)/pip install -q -e '.[dev,notebooks,peers,env]'
 	# douzero declares torch (a multi-GB CUDA build); its env modules need only numpy
 	$(BIN)/pip install -q --no-deps douzero==1.1.0
 	touch $(STAMP)
@@ -30,7 +30,8 @@ lint: setup
 
 test: setup lint
 	@test -x $(CHROMIUM) || echo "NOTE: no Chromium at $(CHROMIUM): the browser test will fail; run 'make browser' (apt-get install -y chromium, as root)"
-	DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
+	# the peers (douzero, rlcard) are installed by setup: a missing one fails the run, never skips
+	DDZLAB_REQUIRE_PEERS=1 DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
 
 # the Chromium that tests/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
 browser:

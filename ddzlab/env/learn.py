@@ -1,0 +1,233 @@
+"""A small learner trained through the Gymnasium environment: Deep Monte-Carlo in miniature.
+
+DouZero's method (Zha et al. 2021) without its scale: a network scores each legal action,
+``Q(s, a)``, from the seat's observation and the action's features; the agent plays the best
+one (a random legal action with probability ``epsilon`` while training), and every decision
+of an episode is regressed on the episode's final reward. Here the network is one hidden
+layer of ReLUs over ddzlab's compact observation and a 39-value description of the move
+(rank counts / 4, kind one-hot, chain length / 12, cards / 20), trained with Adam on the mean
+squared error, in numpy. It is meant to show that the loop through `SingleSeatEnv` is real
+and fast, not to be strong.
+
+`QLearner.agent_factory()` turns the current network into a ddzlab agent factory for the
+arena (`ddzlab.arena.duel`); `save` / `load` write plain ``.npz`` arrays (no pickle).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional, Sequence, Union
+
+import numpy as np
+
+from ..errors import ModelFileError
+from ..game import Observation
+from ..moves import Move
+from ..rules import Kind
+from .encode import COMPACT_SIZE, compact_obs
+from .index import MoveIndex, move_index
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+N_KINDS = len(Kind)
+ACTION_FEATURES = 15 + N_KINDS + 2
+
+
+def action_features(index: MoveIndex) -> np.ndarray:
+    """One row per move of the index: rank counts / 4, kind one-hot, length / 12, size / 20."""
+    n = len(index)
+    out = np.zeros((n, ACTION_FEATURES), np.float32)
+    shifts = np.arange(0, 60, 4, dtype=np.int64)
+    cards = np.array([m.cards for m in index.moves], np.int64)
+    out[:, :15] = ((cards[:, None] >> shifts) & 15) / 4
+    out[np.arange(n), 15 + np.array([int(m.kind) for m in index.moves])] = 1
+    out[:, -2] = [m.length / 12 for m in index.moves]
+    out[:, -1] = [m.size / 20 for m in index.moves]
+    return out
+
+
+@dataclass
+class Batch:
+    """Decisions waiting for a gradient step: state row, chosen action index, return."""
+    states: list
+    actions: list
+    returns: list
+
+
+class QLearner:
+    """Q(s, a) = w2 · relu(Ws s + Wa a + b1) + b2, trained on Monte-Carlo returns."""
+
+    def __init__(self, rules: str = "standard", hidden: int = 128, lr: float = 1e-3, seed: int = 0) -> None:
+        self.index = move_index(rules)
+        self.features = _features(self.index.rules.name)
+        rng = np.random.default_rng(seed)
+        self.params = {
+            "Ws": rng.normal(0, 1 / np.sqrt(COMPACT_SIZE), (COMPACT_SIZE, hidden)).astype(np.float32),
+            "Wa": rng.normal(0, 1 / np.sqrt(ACTION_FEATURES), (ACTION_FEATURES, hidden)).astype(np.float32),
+            "b1": np.zeros(hidden, np.float32),
+            "w2": rng.normal(0, 1 / np.sqrt(hidden), hidden).astype(np.float32),
+            "b2": np.zeros(1, np.float32),
+        }
+        self.lr = lr
+        self._m = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self._v = {k: np.zeros_like(v) for k, v in self.params.items()}
+        self._t = 0
+
+    # -- acting -----------------------------------------------------------------------
+    def q_values(self, state: np.ndarray, actions: Sequence[int]) -> np.ndarray:
+        p = self.params
+        h = np.maximum(state @ p["Ws"] + self.features[actions] @ p["Wa"] + p["b1"], 0)
+        return h @ p["w2"] + p["b2"][0]
+
+    def act(self, state: np.ndarray, mask: np.ndarray, epsilon: float = 0.0,
+            rng: Optional[np.random.Generator] = None) -> int:
+        """The legal action with the highest Q (a uniform legal one with probability epsilon)."""
+        legal = np.flatnonzero(mask.view(bool) if mask.dtype == np.int8 else mask)
+        if epsilon and rng is not None and rng.random() < epsilon:
+            return int(legal[int(rng.integers(len(legal)))])
+        return int(legal[int(np.argmax(self.q_values(state, legal)))])
+
+    # -- learning ---------------------------------------------------------------------
+    def fit(self, batch: Batch, epochs: int = 1, minibatch: int = 256,
+            rng: Optional[np.random.Generator] = None) -> float:
+        """Adam steps on the squared error of Q against the returns; the mean loss."""
+        s = np.asarray(batch.states, np.float32)
+        a = np.asarray(batch.actions)
+        g = np.asarray(batch.returns, np.float32)
+        rng = rng or np.random.default_rng(0)
+        losses = []
+        for _ in range(epochs):
+            order = rng.permutation(len(g))
+            for start in range(0, len(g), minibatch):
+                idx = order[start:start + minibatch]
+                losses.append(self._step(s[idx], self.features[a[idx]], g[idx]))
+        return float(np.mean(losses)) if losses else float("nan")
+
+    def _step(self, s: np.ndarray, x: np.ndarray, g: np.ndarray) -> float:
+        p = self.params
+        pre = s @ p["Ws"] + x @ p["Wa"] + p["b1"]
+        h = np.maximum(pre, 0)
+        q = h @ p["w2"] + p["b2"][0]
+        err = q - g
+        n = len(g)
+        dq = 2 * err / n
+        dh = np.outer(dq, p["w2"]) * (pre > 0)
+        grads = {"w2": h.T @ dq, "b2": np.array([dq.sum()], np.float32), "Ws": s.T @ dh, "Wa": x.T @ dh,
+                 "b1": dh.sum(0)}
+        self._t += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        for k, grad in grads.items():
+            self._m[k] = b1 * self._m[k] + (1 - b1) * grad
+            self._v[k] = b2 * self._v[k] + (1 - b2) * grad * grad
+            mhat = self._m[k] / (1 - b1 ** self._t)
+            vhat = self._v[k] / (1 - b2 ** self._t)
+            p[k] -= (self.lr * mhat / (np.sqrt(vhat) + eps)).astype(np.float32)
+        return float(np.mean(err * err))
+
+    # -- as an agent --------------------------------------------------------------------
+    def agent_factory(self) -> "LearnedAgentFactory":
+        """A picklable factory of agents that play this network's greedy choice (a copy)."""
+        return LearnedAgentFactory(self.index.rules.name, {k: v.copy() for k, v in self.params.items()})
+
+    def save(self, path: Union[str, Path]) -> None:
+        np.savez_compressed(path, rules=np.array(self.index.rules.name), **self.params)
+
+    @classmethod
+    def load(cls, path: Union[str, Path]) -> "QLearner":
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                data = {k: f[k] for k in f.files}
+            rules = str(data.pop("rules"))
+            learner = cls(rules, hidden=data["b1"].size)
+            if set(data) != set(learner.params) or any(data[k].shape != v.shape for k, v in learner.params.items()):
+                raise ValueError("arrays of another shape")
+        except (OSError, ValueError, KeyError) as e:
+            raise ModelFileError(f"{path} is not a saved QLearner: {e}") from None
+        learner.params = {k: data[k].astype(np.float32) for k in learner.params}
+        return learner
+
+
+def train(learner: QLearner, episodes: int, opponents: Sequence = ("random", "greedy"), epsilon: float = 0.1,
+          batch_episodes: int = 50, epochs: int = 2, seed: int = 0, progress: bool = True) -> "pd.DataFrame":
+    """Train ``learner`` for ``episodes`` games of `SingleSeatEnv` (a random seat each game),
+    cycling through ``opponents`` (each spec plays both other seats of its games), with a
+    gradient pass every ``batch_episodes`` games. Returns one row per game: opponent, role,
+    reward, and the loss of the pass that game fed (NaN before it)."""
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    from .single import SingleSeatEnv
+    rules = learner.index.rules
+    envs = [SingleSeatEnv(rules, seat="random", opponents=o) for o in opponents]
+    rng = np.random.default_rng(seed)
+    seeds = np.random.SeedSequence(seed).generate_state(episodes)
+    batch, rows = Batch([], [], []), []
+    for ep in tqdm(range(episodes), disable=not progress, desc="training"):
+        k = ep % len(envs)
+        env = envs[k]
+        obs, info = env.reset(seed=int(seeds[ep]))
+        states, actions = [], []
+        done, reward = False, 0.0
+        while not done:
+            state = obs["observation"]
+            a = learner.act(state, obs["action_mask"], epsilon, rng)
+            states.append(state)
+            actions.append(a)
+            obs, reward, done, _, info = env.step(a)
+        batch.states += states
+        batch.actions += actions
+        batch.returns += [reward] * len(states)
+        rows.append({"episode": ep, "opponent": str(opponents[k]), "role": info["role"], "reward": reward,
+                     "loss": np.nan})
+        if (ep + 1) % batch_episodes == 0:
+            loss = learner.fit(batch, epochs=epochs, rng=rng)
+            for r in rows[-batch_episodes:]:
+                r["loss"] = loss
+            batch = Batch([], [], [])
+    return pd.DataFrame(rows)
+
+
+class LearnedAgentFactory:
+    """Builds `LearnedAgent`s from fixed network weights (what the arena rebuilds per game)."""
+
+    def __init__(self, rules: str, params: dict) -> None:
+        self.rules, self.params = rules, params
+
+    def __call__(self, seed: object = None) -> "LearnedAgent":
+        learner = QLearner.__new__(QLearner)
+        learner.index = move_index(self.rules)
+        learner.features = _features(self.rules)
+        learner.params = self.params
+        return LearnedAgent(learner)
+
+
+_FEATURES: dict = {}
+
+
+def _features(rules: str) -> np.ndarray:
+    if rules not in _FEATURES:
+        _FEATURES[rules] = action_features(move_index(rules))
+    return _FEATURES[rules]
+
+
+class LearnedAgent:
+    """A ddzlab agent (`ddzlab.agents.base.Agent`) playing a learner's greedy choice.
+
+    It has not learnt to bid: it passes (the arena's games have a fixed landlord)."""
+
+    name = "dmc"
+
+    def __init__(self, learner: QLearner) -> None:
+        self.learner = learner
+
+    def bid(self, obs: Observation) -> int:
+        return 0
+
+    def play(self, obs: Observation) -> Move:
+        legal = obs.legal_moves
+        q = self.learner.q_values(compact_obs(obs), self.learner.index.indices(legal))
+        return legal[int(np.argmax(q))]
+
+
+__all__ = ["QLearner", "train", "LearnedAgent", "LearnedAgentFactory", "Batch", "action_features", "ACTION_FEATURES"]
