@@ -4,22 +4,26 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pinned versions (the committed figures and numbers depend on them); CONSTRAINTS= to install unpinned
+CONSTRAINTS ?= constraints.txt
 
-.PHONY: setup report report-full lint test bench clean browser screenshot mutation
+.PHONY: setup report report-full lint test bench clean browser screenshot constraints mutation
 CHROMIUM ?= /usr/bin/chromium
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,notebooks,peers,env]'
+	$(BIN)/pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[dev,notebooks,peers,env]'
 	# douzero declares torch (a multi-GB CUDA build); its env modules need only numpy
 	$(BIN)/pip install -q --no-deps douzero==1.1.0
 	touch $(STAMP)
 
 report: setup
 	$(BIN)/ddzlab report $(ARGS)
+	@if test -x $(CHROMIUM); then $(MAKE) --no-print-directory screenshot; \
+	  else echo "NOTE: no Chromium at $(CHROMIUM): figures/00_hand_inspector.png not refreshed (make browser)"; fi
 
 report-full: setup
 	$(BIN)/ddzlab report --full $(ARGS)
@@ -52,6 +56,11 @@ mutation: setup
 
 bench: setup
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+# refresh constraints.txt after changing dependencies: make clean && make setup CONSTRAINTS= && make constraints
+constraints: setup
+	{ sed -n '1,4p' constraints.txt; $(BIN)/pip freeze --exclude-editable | grep -v '^ddzlab'; } > constraints.new
+	mv constraints.new constraints.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

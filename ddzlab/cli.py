@@ -9,9 +9,15 @@
     ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
     ddzlab experiment status
     ddzlab solve HAND [--rules standard]
+    ddzlab replay FILE [--game N] [--seat S] [--step] [--list]
+    ddzlab agents
     ddzlab train [NAME [ARGS...]]
     ddzlab report [--full] [--only NN ...]
     ddzlab --version
+
+Agent specs: a name (``greedy``), a name with options (``ismcts:iterations=400``),
+``path/to/file.py:Class`` or ``package.module:Class`` (see `ddzlab.agents.base`). Errors
+are printed as ``ddzlab COMMAND: error: MESSAGE`` (exit code 2).
 
 ``play`` reads your moves from standard input, so it can be scripted::
 
@@ -20,15 +26,20 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Optional, Sequence, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional, Sequence, TextIO
 
-from .agents.base import AgentError, agent_name, available_agents, available_trainers, make_agent
-from .cards import Hand, format_bits
+
 from .errors import DdzError
-from .game import Game, Phase
-from .moves import PASS_WORDS
-from .rules import RULESETS, get_rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: the rule sets' names, for --help without importing the engine (a test checks them
+#: against `ddzlab.rules.RULESETS`)
+RULE_NAMES = ("standard", "mini", "homework", "wildcard")
 
 
 class _Quit(Exception):
@@ -50,6 +61,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
+<<<<<<< HEAD
 def _seed(text: str) -> int:
     """argparse type: a seed, a whole number ≥ 0."""
     try:
@@ -58,6 +70,16 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is a whole number of at least 0, not {value}")
+=======
+def _positive_float(text: str) -> float:
+    """argparse type: a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number > 0, not {text}")
+>>>>>>> main
     return value
 
 
@@ -75,6 +97,7 @@ def _ask(prompt: str, inp: TextIO, out: TextIO) -> str:
 
 def _grouped(bits: int) -> str:
     """Cards grouped by rank for reading: ``33 4 777 BR``."""
+    from .cards import format_bits
     text = format_bits(bits)
     groups: list[str] = []
     for ch in text:
@@ -99,6 +122,8 @@ def _who(game: Game, seat: int, human: int, names: dict[int, str]) -> str:
 
 def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: TextIO) -> int:
     """Run ``game`` with a human at seat ``human`` and agents elsewhere; 0 when finished."""
+    from .agents.base import agent_name
+    from .game import Phase
     names = {s: agent_name(a) for s, a in agents.items()}
     redeals = -1
     print(f"ddzlab play: {game.rules.name} rules, you are seat {human}. "
@@ -150,6 +175,7 @@ def _announce_landlord(game: Game, human: int, names: dict[int, str], out: TextI
 
 
 def _human_bid(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
+    from .moves import PASS_WORDS
     while True:
         options = game.legal_bids()
         text = _ask(f"Your bid ({' / '.join(map(str, options))}; 0 = pass): ", inp, out)
@@ -206,6 +232,9 @@ def _announce_result(game: Game, human: int, names: dict[int, str], out: TextIO)
 
 # -- subcommands -----------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .agents.base import agent_name, make_agent
+    from .game import Game
+    from .rules import get_rules
     rules = get_rules(args.rules)
     game = Game(rules=rules, seed=args.seed, landlord=args.landlord,
                 first_bidder=args.first_bidder, players=args.players)
@@ -214,6 +243,9 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
                          f"choose 0..{game.players - 1}")
     others = [s for s in range(game.players) if s != args.seat]
     specs = list(args.agents) or ["greedy"]
+    if len(specs) not in (1, len(others)):
+        raise UsageError(f"--agents got {len(specs)} specs for the {len(others)} other seats of this "
+                         f"{game.players}-player game: give one (it plays every other seat) or {len(others)}")
     agents = {s: make_agent(specs[i % len(specs)], seed=None if args.seed is None else
                             [args.seed, s]) for i, s in enumerate(others)}
     if not args.record:
@@ -230,11 +262,15 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .agents.base import make_agent
+    from .rules import get_rules
     import pandas as pd
 
     from .arena import duel
     rules = get_rules(args.rules)
     deals = args.deal_file if args.deal_file else args.deals
+    for spec in (args.a, args.b):
+        make_agent(spec, seed=0)         # a bad spec fails here, not in a worker
     try:
         df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
                   progress=not args.quiet, backend=args.backend, results=args.results,
@@ -251,12 +287,37 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     return 0
 
 
+def _writable(path: str, option: str) -> None:
+    """Refuse, before a long run, an output file that cannot be written when it ends."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{option} {path} is a folder: give a file name")
+    if not target.resolve().parent.is_dir():
+        raise UsageError(f"{option} {path}: the folder {target.parent} does not exist")
+
+
+def _entrant_labels(specs: Sequence[str]) -> dict[str, str]:
+    """Tournament entrants from the command line: label -> spec, a repeated spec numbered
+    (``greedy``, ``greedy#2``) so that an agent can meet a copy of itself."""
+    labels: dict[str, str] = {}
+    for spec in specs:
+        label, n = spec, 1
+        while label in labels:
+            n += 1
+            label = f"{spec}#{n}"
+        labels[label] = spec
+    return labels
+
+
 def cmd_tournament(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .rules import get_rules
     from .arena import tournament
     rules = get_rules(args.rules)
     deals = args.deal_file if args.deal_file else args.deals
+    if args.out:
+        _writable(args.out, "--out")
     try:
-        df = tournament(args.agents, deals, rules, n_jobs=args.jobs, scheduler=args.scheduler,
+        df = tournament(_entrant_labels(args.agents), deals, rules, n_jobs=args.jobs, scheduler=args.scheduler,
                         progress=not args.quiet, seed=args.seed, results=args.results,
                         record=args.record)
     except KeyboardInterrupt:
@@ -324,13 +385,56 @@ def cmd_experiment(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .cards import Hand
+    from .rules import get_rules
     from .analysis.report import solve_lines
-    for line in solve_lines(Hand(args.hand), get_rules(args.rules)):
+    rules = get_rules(args.rules)
+    if "F" in args.hand.upper() and rules.name != "wildcard":
+        raise UsageError(f"{args.hand!r} holds the flower card F, which only the wildcard rules have: "
+                         "add --rules wildcard")
+    for line in solve_lines(Hand(args.hand), rules):
         print(line, file=out, flush=True)
     return 0
 
 
+def cmd_replay(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """A game record in the terminal, step by step, with each agent's evaluation."""
+    from .records import read_records
+    from .replay import replay_lines, summary_line
+    header, games = read_records(args.file)
+    if args.list:
+        for rec in games:
+            print(summary_line(rec), file=out)
+        return 0
+    chosen = [rec for rec in games if rec.index == args.game]
+    if not chosen:
+        numbers = ", ".join(str(r.index) for r in games[:20]) + (" ..." if len(games) > 20 else "")
+        raise UsageError(f"{args.file} has no game {args.game}; its games: {numbers or 'none'}")
+    rec = chosen[0]
+    if args.seat is not None and not 0 <= args.seat < rec.players:
+        raise UsageError(f"--seat {args.seat} is not a seat of this {rec.players}-player game")
+    for line in replay_lines(rec, args.seat):
+        print(line, file=out, flush=True)
+        if args.step and line.startswith("  seat "):
+            if inp.readline().strip().lower() in ("q", "quit"):
+                return 0
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """Every agent name with one line on what it is."""
+    from .agents.base import describe_agents
+    described = describe_agents()
+    width = max(map(len, described))
+    for name, line in described.items():
+        print(f"{name:<{width}}  {line}", file=out)
+    print("\nAlso: path/to/file.py:Class or package.module:Class (your own agent; see docs/my_agent.py); "
+          "options as name:key=value,...", file=out)
+    return 0
+
+
 def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from .agents.base import available_trainers
     from . import qtraining  # noqa: F401  (registers "ddzlab train qlearning")
     trainers = available_trainers()
     if not args.name:
@@ -342,18 +446,19 @@ def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         return 0
     trainer = trainers.get(args.name.lower())
     if trainer is None:
-        print(f"unknown trainer {args.name!r}; available: {', '.join(trainers) or 'none'}",
-              file=sys.stderr)
-        return 2
+        raise UsageError(f"unknown trainer {args.name!r}; available: {', '.join(trainers) or 'none'}")
     return int(trainer(list(args.args)) or 0)
 
 
 def cmd_report(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    from .report import ReportError, run_report
+    from .report import ReportError, publish_results, run_report
+    if args.regenerate:
+        publish_results(out)
+        return 0
     try:
-        run_report(full=args.full, only=args.only, out=out)
+        run_report(full=args.full, only=args.only, out=out, factor=args.factor)
     except ReportError as e:
-        print(f"ddzlab report: {e}", file=sys.stderr)
+        print(f"ddzlab report: error: {e}", file=sys.stderr)
         return 1
     return 0
 
@@ -363,13 +468,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ddzlab", description="Dou Dizhu research lab.")
     p.add_argument("--version", action="version", version=f"ddzlab {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    rules_help = f"rule set: {', '.join(RULESETS)} (default standard)"
+    rules_help = f"rule set: {', '.join(RULE_NAMES)} (default standard)"
 
     sp = sub.add_parser("play", help="play a game in the terminal against two agents")
     sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     sp.add_argument("--agents", nargs="*", default=["greedy"],
+<<<<<<< HEAD
                     help=f"agents for the other seats (available: {', '.join(available_agents())})")
     sp.add_argument("--seed", type=_seed, default=None, help="seed of the deal and the agents")
+=======
+                    help="agent specs for the other seats: one for all, or one per seat "
+                         "(`ddzlab agents` lists them; default greedy)")
+    sp.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
+>>>>>>> main
     sp.add_argument("--rules", default="standard", help=rules_help)
     sp.add_argument("--landlord", type=int, default=None,
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
@@ -432,6 +543,18 @@ def build_parser() -> argparse.ArgumentParser:
     ss.add_argument("--rules", default="standard", help=rules_help)
     ss.set_defaults(func=cmd_solve)
 
+    sy = sub.add_parser("replay", help="step through a recorded game (--record FILE of play, duel, tournament)")
+    sy.add_argument("file", help="a game record (JSON lines)")
+    sy.add_argument("--game", type=int, default=0, help="which game of the file (default 0; --list shows them)")
+    sy.add_argument("--seat", type=int, default=None,
+                    help="show only what this seat sees (its own hand; the others as card counts)")
+    sy.add_argument("--step", action="store_true", help="wait for Enter after each bid or move (q quits)")
+    sy.add_argument("--list", action="store_true", help="list the games of the file, one line each")
+    sy.set_defaults(func=cmd_replay)
+
+    sa = sub.add_parser("agents", help="list every agent, one line each")
+    sa.set_defaults(func=cmd_agents)
+
     st = sub.add_parser("train", help="run a registered trainer (no name: list them)")
     st.add_argument("name", nargs="?")
     st.add_argument("args", nargs=argparse.REMAINDER)
@@ -439,8 +562,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sr = sub.add_parser("report", help="execute the numbered notebooks; write figures/, report/index.html "
                                        "and (quick scale) data/results.json + the README's results block")
-    sr.add_argument("--full", action="store_true", help="paper scale (DDZLAB_SCALE=full)")
-    sr.add_argument("--only", nargs="+", action="extend", metavar="NN", help="run only these notebook numbers")
+    sr.add_argument("--full", action="store_true",
+                    help="full scale (hours); figures and document go to report/full/, beside the committed ones")
+    sr.add_argument("--factor", type=_positive_float, default=1.0, metavar="F",
+                    help="multiply the quick sizes by F (never beyond full); output goes to report/xF/")
+    sr.add_argument("--only", nargs="+", action="extend", metavar="NN",
+                    help="run only these notebook numbers; the document keeps the others' last parts")
+    sr.add_argument("--regenerate", action="store_true",
+                    help="run nothing: rewrite the README's headline block and docs/results.md from "
+                         "data/results.json (e.g. after a merge)")
     sr.set_defaults(func=cmd_report)
     return p
 
@@ -450,6 +580,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
     """Entry point of the ``ddzlab`` console script; returns the exit code."""
     command = "ddzlab"
     try:
+<<<<<<< HEAD
         args = build_parser().parse_args(argv)   # imports every agent: can take a second
         command = f"ddzlab {args.command}"
         return args.func(args, stdin or sys.stdin, stdout or sys.stdout)
@@ -459,10 +590,22 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
     except OSError as e:                         # a file that cannot be read or written
         where = f" {e.filename}" if e.filename else ""
         print(f"{command}: cannot use{where}: {e.strerror or e}", file=sys.stderr)
+=======
+        return args.func(args, inp, out)
+    except DdzError as e:                  # every ddzlab error, AgentError included
+        print(f"ddzlab {args.command}: error: {e}", file=sys.stderr)
+>>>>>>> main
         return 2
     except KeyboardInterrupt:
         print(f"\n{command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:         # the reader went away (`ddzlab solve ... | head`): stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
 
 
 if __name__ == "__main__":

@@ -154,6 +154,29 @@ def generate_deals(n: int, seed: SeedLike = 0, rules: Rules = STANDARD,
     return [deal_cards(rules, rng, players) for _ in range(n)]
 
 
+def swap_flower(deal: Deal, rng: SeedLike = None) -> Deal:
+    """The deal with the flower card exchanged for a random natural card of the other side:
+    if F is with the landlord (seat 0 or the kitty, which seat 0 takes in research mode) it
+    goes to a random card of the farmers' hands (seats 1, 2) and that card takes F's place;
+    if a farmer holds F, it goes to a random card of seat 0's hand or the kitty. Every
+    hand keeps its size. Notebook 07 plays each wildcard deal both ways, so the difference
+    is what holding F (rather than that natural card) is worth to a side. Raises
+    `DealFileError` for a deal without F or of another player count than three."""
+    from .cards import F_BIT
+    if deal.players != 3:
+        raise DealFileError(f"swap_flower needs a three-player deal, got {deal.players} hands")
+    places = [*deal.hands, deal.kitty]
+    holder = next((i for i, b in enumerate(places) if b & F_BIT), None)
+    if holder is None:
+        raise DealFileError("swap_flower needs a deal with the flower card F")
+    other = [1, 2] if holder in (0, 3) else [0, 3]
+    cards = [(i, r) for i in other for r in Hand.from_bits(places[i]).ranks()]
+    i, r = cards[int(as_rng(rng).integers(len(cards)))]
+    places[holder] += (1 << (4 * r)) - F_BIT
+    places[i] += F_BIT - (1 << (4 * r))
+    return Deal(tuple(places[:3]), places[3])
+
+
 def write_deals(path: Union[str, Path], deals: Iterable[Deal], rules: Rules = STANDARD,
                 comment: str = "") -> Path:
     """Write deals in the text format, with a ``# rules:`` header (and optional comment)."""
@@ -215,5 +238,5 @@ def read_deals(path: Union[str, Path], rules: Union[Rules, str, None] = None,
     return deals
 
 
-__all__ = ["Deal", "SeedLike", "as_rng", "deal_cards", "generate_deals", "write_deals",
+__all__ = ["Deal", "SeedLike", "as_rng", "deal_cards", "generate_deals", "swap_flower", "write_deals",
            "parse_deals", "read_deals"]

@@ -83,8 +83,9 @@ def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optiona
            hi: Optional[Sequence[float]] = None, *, reference: Optional[float] = None, offset: float = 0.0,
            width: float = 0.8, horizontal: bool = False, **bar_kw) -> Axes:
     """Bars from 0 to ``values`` with the intervals ``[lo, hi]`` as error bars (none when
-    not given); the value axis always includes 0 (no truncated bars). ``reference`` draws a
-    dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
+    not given); the value axis always includes 0 and every bar of every group (no truncated
+    bars: the limits stay automatic, so a later, taller group widens them). ``reference``
+    draws a dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
     values = np.asarray(values, dtype=float)
     err = None
     if lo is not None and hi is not None:
@@ -94,15 +95,14 @@ def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optiona
     if horizontal:
         ax.barh(ticks + offset, values, width, xerr=err, **bar_kw)
         ax.set_yticks(ticks, labels)
-        line, set_lim, get_lim = ax.axvline, ax.set_xlim, ax.get_xlim
+        line = ax.axvline
     else:
         ax.bar(ticks + offset, values, width, yerr=err, **bar_kw)
         ax.set_xticks(ticks, labels)
-        line, set_lim, get_lim = ax.axhline, ax.set_ylim, ax.get_ylim
+        line = ax.axhline
     if reference is not None:
         line(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
-    low, high = get_lim()
-    set_lim(min(low, 0.0), max(high, 0.0))
+    ax.autoscale_view()      # bars start at 0; fixed limits would clip a later, taller group
     return ax
 
 
@@ -384,6 +384,9 @@ def wp_lines(df, x: str, hue: Optional[str] = None, ax=None, title: str = "",
         ax.fill_between(part[x], part.WP_lo, part.WP_hi, color=f"C{i}", alpha=0.2, lw=0)
     if logx:
         ax.set_xscale("log", base=2)
+        xs = np.sort(pd.unique(df[x]))
+        ax.set_xticks(xs, [f"{v:g}" for v in xs])        # the values run, not powers of 2
+        ax.minorticks_off()
     ax.axhline(0.5, color="0.5", lw=1, ls="--")
     ax.set_ylim(*ylim)
     ax.set_xlabel(x)
@@ -404,8 +407,7 @@ def accuracy_curves(df, ax=None, title: str = ""):
         part = part.sort_values("progress")
         ax.plot(part.progress, part["mean"], "o-", color=f"C{i}", label=str(name))
         ax.fill_between(part.progress, part.lo, part.hi, color=f"C{i}", alpha=0.2, lw=0)
-    ax.set_ylim(0, 1)
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1)                # the y axis follows the data: lines, not bars, so no need for 0
     ax.set_xlabel("share of the cards played so far")
     ax.set_ylabel("hidden cards placed right")
     if title:

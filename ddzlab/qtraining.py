@@ -23,6 +23,7 @@ its legal moves, hand sizes, the move to beat); the agent used in the arena work
 from __future__ import annotations
 
 import argparse
+import sys
 import json
 import math
 import time
@@ -416,6 +417,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--epsilon", type=float, default=EPSILON)
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
+    if a.games < 1:
+        p.error(f"--games must be at least 1, not {a.games}: there is nothing to train")
     cfg = TrainConfig(games=a.games, seed=a.seed, alpha=a.alpha, gamma=a.gamma,
                       epsilon=a.epsilon, rule=a.rule, opponents=a.opponents, tie=a.tie,
                       q_init=a.q_init, rewards=a.rewards, caution=a.caution,
@@ -425,7 +428,7 @@ def main(argv: list[str]) -> int:
         res = train(cfg, a.out, resume=a.resume, checkpoint_every=a.checkpoint_every,
                     progress=not a.no_progress)
     except (ModelFileError, ValueError) as e:
-        print(f"error: {e}")
+        print(f"ddzlab train qlearning: error: {e}", file=sys.stderr)
         return 2
     cov = res.tables.coverage()
     print(f"trained {res.games_done} games ({res.games_per_second:.1f} games/s this run); "

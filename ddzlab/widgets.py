@@ -51,6 +51,11 @@ from .records import GameRecord, read_records
 from .rules import RULESETS, Kind, Rules, get_rules
 
 ALL = "all"          # the "every kind" / "every seat" choice of a dropdown (None shows blank)
+#: what the hand-power numbers mean (the same words as `ddzlab solve`)
+POWER_NOTE = ("Power: the sum of each play's weight, less 150 per play, over the best split "
+              "(penkzhou/DouDiZhu's weights): higher is stronger, most hands score below 0. "
+              "Hints: the plays to lead or answer with, best first; in brackets the power of the "
+              "cards left after the play.")
 BUSY = '<span class="ddz-busy">⏳ computing…</span>'
 _CSS = ("<style>.ddz-c{display:inline-block;min-width:1.3em;padding:2px 3px;margin:1px;"
         "border:1px solid #888;border-radius:4px;background:#fff;text-align:center;"
@@ -159,19 +164,23 @@ class HandInspector:
     ``hand``: initial cards (text or `Hand`); ``rules``: rule set name or `Rules`;
     ``seed``/``size``: of the "deal random" button; ``agents``: agent names to ask (default:
     every registered agent); ``background=False`` computes everything before returning
-    (for scripts and doctests). Above ``max_power_cards`` (hand power, hints) and
-    ``max_score_cards`` (best score) cards a search is refused, not started.
+    (for scripts and doctests). Above ``max_power_cards`` (hand power, hints),
+    ``max_score_cards`` (best score) and ``max_agent_cards`` (the agents, which never meet
+    bigger hands in a game) cards a panel is refused with a note, not started: every panel
+    finishes in seconds. A newer input cancels the panels still waiting for the old one, and
+    `close` stops the background worker (no work outlives the inspector).
     """
 
     def __init__(self, hand: Union[str, Hand] = "", rules: Union[str, Rules] = "standard", *,
                  seed: int = 0, size: Optional[int] = None, agents: Optional[Sequence[str]] = None,
                  background: bool = True, sync_cards: int = 20, max_power_cards: int = 30,
-                 max_score_cards: int = 40) -> None:
+                 max_score_cards: int = 40, max_agent_cards: int = 20) -> None:
         self.rules = get_rules(rules)
         self.bits = 0
         self.to_beat: Optional[Move] = None
         self.background = background
         self.sync_cards, self.max_power_cards, self.max_score_cards = sync_cards, max_power_cards, max_score_cards
+        self.max_agent_cards = max_agent_cards
         self.agent_names = list(agents) if agents is not None else None
         self.fewest = self.power = self.score = None
         self.bid_value: Optional[float] = None
@@ -392,6 +401,14 @@ class HandInspector:
             except Exception as e:          # shown in its place; a widget thread must not die silently
                 self._set(gen, widget, _err(e))
 
+    def close(self) -> None:
+        """Cancel pending background work and stop the worker thread; the widget stays shown."""
+        with self._lock:
+            self._gen += 1                  # a running part's result is dropped, later parts skipped
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
     def wait(self, timeout: Optional[float] = 60) -> None:
         """Block until the background computations of the current hand are done."""
         f = self._future
@@ -437,7 +454,8 @@ class HandInspector:
             self.power = p
         hint_text = ", ".join(f"{cards_html(m)} ({v:.0f})" for m, v in hs) or "none (pass)"
         self._set(gen, self.power_html, f'<div>power <b class="ddz-power-v">{p.power:.1f}</b> in '
-                  f'{len(p.moves)} plays</div>{split_html(p.moves)}<div>hints: {hint_text}</div>')
+                  f'{len(p.moves)} plays</div>{split_html(p.moves)}<div>hints: {hint_text}</div>'
+                  f'<div class="ddz-note">{POWER_NOTE}</div>')
 
     def _do_score(self, gen: int) -> None:
         n = bits_size(self.bits)
@@ -468,6 +486,11 @@ class HandInspector:
     def _do_agents(self, gen: int) -> None:
         if not self.bits:
             return self._set(gen, self.agents_html, '<span class="ddz-note">no cards</span>')
+        n, most = bits_size(self.bits), min(self.max_agent_cards, self.rules.hand_size + self.rules.kitty_size)
+        if n > most:
+            return self._set(gen, self.agents_html, f'<span class="ddz-note">not asked: agents play dealt '
+                             f'hands, at most {most} cards under the {self.rules.name} rules (this one has '
+                             f'{n})</span>')
         try:
             obs = leading_observation(self.bits, self.rules, self.to_beat)
         except DdzError as e:
@@ -485,7 +508,10 @@ class HandInspector:
                 move = agent.play(obs)
                 moves[name] = move
                 cell = f"{cards_html(move)}</td><td>{_eval_text(last_evaluation(agent))}"
-            except Exception as e:      # an agent that cannot play here says why
+            except DdzError as e:       # an agent that does not apply to this hand says why
+                moves[name] = e
+                cell = f'<span class="ddz-note">does not apply: {html.escape(str(e))}</span></td><td>'
+            except Exception as e:      # a bug: shown in red, in its place
                 moves[name] = e
                 cell = f"{_err(e)}</td><td>"
             rows.append(f"<tr><td>{html.escape(label)}</td><td>{cell}</td></tr>")
@@ -564,7 +590,9 @@ class GameReplay:
         self.record = rec = self.games[i]
         self.states: list[Game] = rec.states()
         self.actions = rec.actions()
+        seen = self.view.value
         self.view.options = [("all hands", ALL)] + [(f"seat {s} ({rec.seats[s]})", s) for s in range(rec.players)]
+        self.view.value = seen if seen in range(rec.players) else ALL     # never blank
         self.slider.max = max(1, self.n_steps)
         self.slider.value = 0
         self._show()
@@ -615,7 +643,8 @@ class GameReplay:
                                   f'<span class="ddz-last">{last}</span></div>'
                                   f"<div>{rec.rules.name} rules; landlord: "
                                   f"{'—' if g.landlord is None else who(g.landlord)}; kitty: "
-                                  f"{cards_html(g.kitty) if g.kitty is not None else kitty}; bid {g.bid}; "
+                                  f"{cards_html(g.kitty) if g.kitty is not None else kitty}; "
+                                  f"{'base score 1 (fixed landlord, no bidding)' if rec.fixed_landlord is not None else f'bid {g.bid}'}; "
                                   f"bombs {g.bombs}; multiplier ×{mult}{result}</div>")
         rows = []
         for s in range(rec.players):

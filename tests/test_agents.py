@@ -122,3 +122,36 @@ def test_registry_finds_agents_registered_outside_the_agents_package():
     code = "from ddzlab.agents import available_agents; print(available_agents())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "threshold_bidder" in out and "smallest" in out
+
+
+@pytest.mark.parametrize("spec, keys", [
+    ("weights", {"rule"}), ("ismcts:iterations=20", {"iterations", "top"}),
+    ("mcts:iterations=20", {"iterations", "top"}), ("qlearning", {"action", "q", "visits"}),
+    ("rulev1", {"rule"}), ("greedy", {"q", "top"}), ("split_random", {"action"})])
+def test_every_play_agent_explains_its_moves(spec, keys):
+    """Every play agent that decides something sets ``last_eval`` on its moves (greedy: on
+    every move but a pass), so records and replays say why. The baselines `random` and
+    `smallest` have nothing to explain and stay the examples of an agent without it."""
+    from ddzlab.records import play_recorded
+    agent = make_agent(spec, seed=1)          # rulev1 needs RLCard: installed by make setup (peers)
+    game, evals = play_recorded(Game(generate_deals(1, seed=4)[0], landlord=0),
+                                [agent, make_agent("greedy"), make_agent("greedy")])
+    mine = [(i, m) for i, (seat, m) in enumerate(game.history) if seat == 0]
+    explained = {i: evals["moves"].get(i) for i, _ in mine}
+    assert mine and all(e is not None for i, e in explained.items()
+                        if not (spec == "greedy" and dict(mine)[i].is_pass)), explained
+    assert any(keys <= set(e) for e in explained.values() if e), explained
+    if spec.startswith(("ismcts", "mcts")):
+        top = next(e["top"] for e in explained.values() if e and "top" in e)
+        visits = [v for v, _ in top.values()]
+        assert visits == sorted(visits, reverse=True) and all(0 <= w <= 1 for _, w in top.values())
+
+
+def test_rulev1_refuses_hands_bigger_than_its_game_with_a_clear_error():
+    """RLCard's tables stop at 20-card hands: a bigger one used to end in a bare KeyError
+    ('pair_chain_11'); now it is an AgentError that says why."""
+    from ddzlab.widgets import leading_observation
+    from ddzlab import Hand, STANDARD
+    obs = leading_observation(Hand("33445566778899TTJJQQKKA").bits, STANDARD)
+    with pytest.raises(AgentError, match="at most 20 cards"):
+        make_agent("rulev1").play(obs)

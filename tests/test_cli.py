@@ -237,3 +237,193 @@ def test_solve_explains_infinite_scores_and_skips_what_would_not_finish():
     assert code == 0 and "fewest plays (A*): " in out
     assert "(best score: searching 54 cards" in out
     assert "power split and hints: skipped for 54 cards" in out and "\nhints:" not in out
+
+
+# -- a newcomer's first hour: agents from files, and commands that used to surprise ----------
+AGENT_FILE = '''
+"""A user's agent, outside the package."""
+
+
+class MostCards:
+    """Sheds the most cards it can."""
+    name = "most_cards"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def bid(self, obs):
+        return 0
+
+    def play(self, obs):
+        return max(obs.legal_moves, key=lambda m: (m.size, -m.rank))
+'''
+
+
+def _tournament_frame(text):
+    return [line for line in text.splitlines() if line.strip().startswith(("most_cards", "greedy"))]
+
+
+def test_duel_with_an_agent_from_a_file_on_two_workers(tmp_path, monkeypatch, capsys):
+    """The spec path/to/file.py:Class works in-process and in joblib workers, which import
+    the file themselves, with the same games (the same table) either way."""
+    path = tmp_path / "my_agent.py"
+    path.write_text(AGENT_FILE)
+    monkeypatch.chdir(tmp_path)
+    one = run_main(["duel", "my_agent.py:MostCards", "greedy", "--deals", "6", "--seed", "3", "--quiet"])
+    two = run_main(["duel", "my_agent.py:MostCards", "greedy", "--deals", "6", "--seed", "3", "--quiet",
+                    "--jobs", "2"])
+    assert one[0] == two[0] == 0, capsys.readouterr().err
+    assert "my_agent.py:MostCards (A) vs greedy (B), 6 deals" in one[1]
+    assert one[1] == two[1]
+    bad = run_main(["duel", "my_agent.py:Nope", "greedy", "--deals", "2"])
+    assert bad[0] == 2 and "file 'my_agent.py' has no 'Nope'" in capsys.readouterr().err
+    bad = run_main(["duel", "missing.py:MostCards", "greedy", "--deals", "2"])
+    assert bad[0] == 2 and "agent file 'missing.py' not found" in capsys.readouterr().err
+
+
+def test_agent_registered_by_name_in_a_user_file_reaches_the_workers(tmp_path):
+    """A name registered by a user's file (not by ddzlab) is sent to workers as the file's
+    class reference, so n_jobs=2 finds it (it used to fail with 'unknown agent')."""
+    path = tmp_path / "dumper.py"
+    path.write_text("from ddzlab.agents import register_agent\n" + AGENT_FILE.replace(
+        "class MostCards:", '@register_agent("dumper_for_test")\nclass MostCards:'))
+    from ddzlab.agents import make_agent
+    from ddzlab.agents.base import portable_spec
+    from ddzlab.arena import duel
+    make_agent(f"{path}:MostCards")                  # importing the file registers the name
+    assert portable_spec("dumper_for_test") == f"{path.resolve()}:MostCards"
+    assert portable_spec("greedy") == "greedy"
+    serial = duel("dumper_for_test", "greedy", 4, seed=1, progress=False)
+    parallel = duel("dumper_for_test", "greedy", 4, seed=1, progress=False, n_jobs=2)
+    assert serial.equals(parallel) and serial.attrs["A"] == "dumper_for_test"
+
+
+def test_module_class_specs_and_entry_points(tmp_path, monkeypatch):
+    from ddzlab.agents import base, make_agent
+    pkg = tmp_path / "user_agents_pkg_for_test"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(AGENT_FILE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    agent = make_agent("user_agents_pkg_for_test:MostCards", seed=5)
+    assert agent.name == "most_cards" and agent.seed == 5
+    assert base.class_reference("random:seed=3") is None
+    assert base.class_reference("pkg.mod:Cls:a=1") == ("pkg.mod", "Cls", {"a": 1})
+
+    class EntryPoint:                                   # what importlib.metadata returns
+        name, value = "third_party", "user_agents_pkg_for_test:MostCards"
+
+        def load(self):
+            import user_agents_pkg_for_test
+            return user_agents_pkg_for_test.MostCards
+    monkeypatch.setattr(base, "_entry_points", lambda: {"third_party": EntryPoint()})
+    assert "third_party" in base.available_agents()
+    assert make_agent("third_party").name == "most_cards"
+    assert base.describe_agents()["third_party"] == "Sheds the most cards it can."
+
+
+def test_agents_lists_every_agent_with_a_line(capsys):
+    from ddzlab.agents import available_agents
+    code, out = run_main(["agents"])
+    assert code == 0
+    for name in available_agents():
+        line = next(line for line in out.splitlines() if line.split()[:1] == [name])
+        assert len(line.split()) > 2, line                  # a name and a description
+    assert "file.py:Class" in out
+
+
+def test_tournament_of_an_agent_against_itself(capsys):
+    code, out = run_main(["tournament", "greedy", "greedy", "--deals", "2", "--quiet"])
+    assert code == 0, capsys.readouterr().err
+    assert "greedy#2" in out
+
+
+def test_tournament_out_into_a_missing_folder_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
+    import ddzlab.arena
+    monkeypatch.setattr(ddzlab.arena, "tournament", lambda *a, **k: pytest.fail("the run started"))
+    code, _ = run_main(["tournament", "random", "greedy", "--deals", "2", "--out", str(tmp_path / "no" / "t.csv")])
+    assert code == 2 and "does not exist" in capsys.readouterr().err
+    code, _ = run_main(["tournament", "random", "greedy", "--deals", "2", "--out", str(tmp_path)])
+    assert code == 2 and "is a folder" in capsys.readouterr().err
+
+
+def test_play_agents_count_is_checked(capsys):
+    code, _ = run_main(["play", "--players", "2", "--agents", "random", "greedy", "smallest"], "quit\n")
+    assert code == 2 and "--agents got 3 specs for the 1 other seats" in capsys.readouterr().err
+    code, out = run_main(["play", "--seed", "1", "--agents", "random", "greedy"], "quit\n")
+    assert code == 1 and "Game abandoned" in out
+
+
+def test_solve_a_flower_card_without_the_wildcard_rules_suggests_them(capsys):
+    code, _ = run_main(["solve", "345678F"])
+    assert code == 2 and "add --rules wildcard" in capsys.readouterr().err
+    code, out = run_main(["solve", "345678F", "--rules", "wildcard"])
+    assert code == 0 and out
+
+
+def test_solve_into_a_closed_pipe_stops_quietly():
+    proc = subprocess.run(f"{sys.executable} -m ddzlab.cli solve 33445566789TJQKA2BR | head -1",
+                          shell=True, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.count("\n") == 1 and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_every_error_has_the_same_prefix(capsys):
+    for argv, words in ((["duel", "nobody", "greedy", "--deals", "1"], "ddzlab duel: error: unknown agent"),
+                        (["train", "nope"], "ddzlab train: error: unknown trainer"),
+                        (["solve", "33Z"], "ddzlab solve: error: unknown card symbol")):
+        assert run_main(argv)[0] == 2
+        assert capsys.readouterr().err.startswith(words), argv
+
+
+def test_train_weights_never_overwrites_the_shipped_file_by_accident(tmp_path, capsys, monkeypatch):
+    from ddzlab.agents.weights import TUNED_FILE
+    before = TUNED_FILE.read_bytes()
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["train", "weights", "--deals", "2", "--candidates", "1", "--out", str(TUNED_FILE)])
+    assert exc.value.code == 2 and "--replace-shipped" in capsys.readouterr().err
+    assert TUNED_FILE.read_bytes() == before
+    monkeypatch.chdir(tmp_path)
+    import ddzlab.agents.weights_train as wt
+    monkeypatch.setattr(wt, "tune", lambda deals, candidates, seed, opponents: {
+        "weights": wt.RuleWeights(), "search_score": 0.5, "validation_best": 0.5, "validation_start": 0.5,
+        "trials": []})
+    assert cli.main(["train", "weights", "--deals", "2", "--candidates", "1"]) == 0
+    assert (tmp_path / "weights.json").exists() and TUNED_FILE.read_bytes() == before
+    assert "weights:weights=weights.json" in capsys.readouterr().out
+
+
+def test_train_qlearning_refuses_zero_games(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["train", "qlearning", "--games", "0", "--out", str(tmp_path / "q.npz")])
+    assert exc.value.code == 2 and "--games must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "q.npz").exists()
+
+
+def test_help_and_version_import_no_scikit_learn():
+    code = ("import sys; from ddzlab import cli\n"
+            "try:\n    cli.main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print('sklearn' in sys.modules, 'ddzlab.bidding' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert out.strip().splitlines()[-1] == "False False"
+
+
+def test_rule_names_in_the_help_are_the_rule_sets():
+    from ddzlab.rules import RULESETS
+    assert tuple(cli.RULE_NAMES) == tuple(RULESETS)
+
+
+def test_replay_a_recorded_duel_in_the_terminal(tmp_path, capsys):
+    record = tmp_path / "games.jsonl"
+    assert run_main(["duel", "weights", "greedy", "--deals", "2", "--quiet", "--record", str(record)])[0] == 0
+    code, listing = run_main(["replay", str(record), "--list"])
+    assert code == 0 and len(listing.splitlines()) == 4 and listing.startswith("game 0: weights, greedy, greedy")
+    code, full = run_main(["replay", str(record), "--game", "1"])
+    assert code == 0 and full.startswith("game 1: standard rules") and "result: seat" in full
+    assert "rule=" in full                                     # the weights agent says which rule chose
+    code, view = run_main(["replay", str(record), "--game", "1", "--seat", "1"])
+    hands = [line for line in view.splitlines() if line.startswith("    seat ")]
+    assert all(line.endswith("cards") for line in hands if not line.startswith("    seat 1 "))
+    assert any(not line.endswith("cards") for line in hands if line.startswith("    seat 1 "))
+    code, stepped = run_main(["replay", str(record), "--step"], "\n\nq\n")
+    assert code == 0 and len([line for line in stepped.splitlines() if line.startswith("  seat ")]) == 3
+    assert run_main(["replay", str(record), "--game", "9"])[0] == 2
+    assert "has no game 9" in capsys.readouterr().err

@@ -201,16 +201,24 @@ def test_killed_at_random_points_then_resumed_loses_and_doubles_nothing(tmp_path
     script.write_text(KILL_SCRIPT)
     root = tmp_path / "killed"
     rng = np.random.default_rng(7)
+    path = root / "killme" / "games.csv.gz"
     counts = []
-    for _ in range(6):
-        proc = subprocess.Popen([sys.executable, str(script), str(root)], env=os.environ.copy())
-        time.sleep(float(rng.uniform(1.0, 3.5)))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        path = root / "killme" / "games.csv.gz"
+
+    def stored():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            counts.append(len(store.read_rows(path)[0]) if path.exists() else 0)
+            return len(store.read_rows(path)[0]) if path.exists() else 0
+
+    for _ in range(6):
+        before = stored()
+        proc = subprocess.Popen([sys.executable, str(script), str(root)], env=os.environ.copy())
+        deadline = time.monotonic() + 300          # however loaded the machine: wait for new rows,
+        while stored() <= before and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)                       # then kill at a random moment after them
+        time.sleep(float(rng.uniform(0.0, 0.4)))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        counts.append(stored())
     assert counts == sorted(counts)          # stored games only grow
     exp = Experiment("killme", configs=["smallest", "random"], opponents=["greedy", "split_random"],
                      deals=40, seed=5)

@@ -5,6 +5,7 @@ import io
 
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 
 from ddzlab import plots
@@ -142,6 +143,33 @@ def test_bad_arguments(table):
         plots.heatmap(table, "XP")
     with pytest.raises(DdzError, match="role must be one of"):
         plots.heatmap(table, "WP", "dealer")
+
+
+@pytest.mark.parametrize("horizontal", [False, True])
+def test_bar_ci_later_taller_groups_are_not_clipped(horizontal):
+    """Grouped bars: the second group is ten times taller than the first; every bar and its
+    interval must lie inside the axis (the limits must not freeze at the first group's)."""
+    with plots.style():
+        fig, ax = plt.subplots()
+        plots.bar_ci(ax, ["a", "b"], [10, 12], [9, 11], [11, 13], offset=-0.2, width=0.4, horizontal=horizontal)
+        plots.bar_ci(ax, ["a", "b"], [100, 1178], [90, 1100], [110, 1250], offset=0.2, width=0.4,
+                     horizontal=horizontal)
+    low, high = ax.get_xlim() if horizontal else ax.get_ylim()
+    assert low <= 0 and high >= 1250
+    plt.close(fig)
+
+
+def test_wp_lines_ticks_are_the_values_run_and_accuracy_axis_follows_the_data():
+    df = pd.DataFrame({"iterations": [25, 50, 100, 400], "WP": [0.5, 0.6, 0.7, 0.75],
+                       "WP_lo": [0.4, 0.5, 0.6, 0.7], "WP_hi": [0.6, 0.7, 0.8, 0.8]})
+    ax = plots.wp_lines(df, "iterations")
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["25", "50", "100", "400"]
+    acc = pd.DataFrame({"guesser": ["u", "u"], "progress": [0.1, 0.9], "mean": [0.66, 0.8],
+                        "lo": [0.65, 0.78], "hi": [0.67, 0.82]})
+    ax = plots.accuracy_curves(acc)
+    low, high = ax.get_ylim()
+    assert 0.5 < low < 0.65 and 0.82 < high < 0.9
+    plt.close("all")
 
 
 def _png_size(fig):

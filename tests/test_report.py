@@ -81,18 +81,76 @@ def test_readme_block_matches_the_committed_results_file():
 def test_readme_block_is_rewritten_in_place(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{README_BEGIN}\nold\n{README_END}\n\nafter\n")
-    results = {"scale": "quick", "notebooks": {"01_a": {"k": {"value": 1.5, "text": "a | b", "fmt": None,
-                                                              "shown": "1.5"}}}}
+    entry = {"value": 1.5, "text": "a | b", "fmt": None, "shown": "1.5"}
+    results = {"scale": "quick", "notebooks": {"01_a": {"k": {**entry, "headline": True},
+                                                        "other": {**entry, "text": "not a headline"}},
+                                               "02_b": {"j": entry}}}
     assert report.update_readme(readme, results)
     text = readme.read_text()
-    assert "| 01_a | a \\| b | 1.5 |" in text and "old" not in text and text.endswith("after\n")
+    assert "| [01_a](docs/results.md#01_a) | a \\| b | 1.5 |" in text and "old" not in text
+    assert "not a headline" not in text and text.endswith("after\n")
+    assert "| [02_b](docs/results.md#02_b) | 1 numbers, none marked as a headline | |" in text
     assert not report.update_readme(readme, results)
     readme.write_text("no block")
     with pytest.raises(ReportError, match="no generated results block"):
         report.update_readme(readme, results)
 
 
-def test_readme_lists_every_committed_figure():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    missing = [p.name for p in sorted(FIGURES_DIR.glob("*.png")) if p.name not in text]
-    assert not missing, f"README.md does not list {missing}"
+def test_results_page_matches_the_committed_results_file():
+    """docs/results.md holds every committed number and figure (`ddzlab report --regenerate`)."""
+    results = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))
+    page = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    assert page == report.results_page(results, FIGURES_DIR)
+    for nums in results["notebooks"].values():
+        for entry in nums.values():
+            assert f"| {report._cell(entry['text'])} | {report._cell(entry['shown'])} |" in page
+
+
+def test_committed_values_are_rounded_to_what_they_mean():
+    results = json.loads(RESULTS_FILE.read_text(encoding="utf-8"))
+    for nums in results["notebooks"].values():
+        for key, entry in nums.items():
+            assert entry["value"] == report.rounded(entry["value"]), key
+    assert report.rounded(0.30000000000000004) == 0.3 and report.rounded(1178) == 1178
+
+
+def test_only_one_notebook_updates_its_part_and_keeps_the_others(tmp_path):
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    code = "from ddzlab.report import record, conclusion\nrecord('x', {v}, 'the value')\nconclusion('Answer {v}.')"
+    _notebook(nbdir / "01_a.ipynb", code.format(v=1), intro="# 01 A\n\nQuestion A?")
+    _notebook(nbdir / "02_b.ipynb", code.format(v=2), intro="# 02 B\n\nQuestion B?")
+    run_report(notebooks_dir=nbdir, out=io.StringIO(), progress=False)
+    _notebook(nbdir / "02_b.ipynb", code.format(v=3), intro="# 02 B\n\nQuestion B?")
+    run_report(only=["02"], notebooks_dir=nbdir, out=io.StringIO(), progress=False)
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert "Answer 1." in page and "Answer 3." in page and "Answer 2." not in page
+    assert page.index("Questions and answers") < page.index("Question A?") < page.index("Key numbers")
+    results = json.loads((tmp_path / "report" / "results.json").read_text())
+    assert [n["x"]["value"] for n in results["notebooks"].values()] == [1, 3]
+
+
+def test_figures_are_numbered_through_the_document_and_captions_render_code(tmp_path):
+    (tmp_path / "figures").mkdir()
+    for name in ("01_a.png", "02_b.png"):
+        (tmp_path / "figures" / name).write_bytes(b"png")
+    nbs = [{"name": n, "intro": f"# {n}", "numbers": {}, "conclusion": None,
+            "figures": [{"file": f"{n}.png", "caption": "Uses `code` here.", "machine": False}]}
+           for n in ("01_a", "02_b")]
+    page = report.write_html({"scale": "quick", "notebooks": nbs}, tmp_path / "i.html", tmp_path).read_text()
+    assert "<b>Figure 1</b> <code>01_a.png</code>" in page and "<b>Figure 2</b> <code>02_b.png</code>" in page
+    assert "Uses <code>code</code> here." in page and "`code`" not in page
+
+
+def test_bigger_runs_write_beside_the_quick_report(tmp_path):
+    nbdir = tmp_path / "notebooks"
+    nbdir.mkdir()
+    _notebook(nbdir / "01_a.ipynb", "from ddzlab.config import scaled\nfrom ddzlab.report import record\n"
+                                    "record('n', scaled(1, 10, 100), 'games')")
+    run_report(notebooks_dir=nbdir, out=io.StringIO(), progress=False)
+    run_report(notebooks_dir=nbdir, out=io.StringIO(), progress=False, factor=4)
+    quick = json.loads((tmp_path / "report" / "results.json").read_text())
+    bigger = json.loads((tmp_path / "report" / "x4" / "results.json").read_text())
+    assert quick["notebooks"]["01_a"]["n"]["value"] == 10 and bigger["notebooks"]["01_a"]["n"]["value"] == 40
+    with pytest.raises(ReportError, match="cannot be combined with --full"):
+        run_report(notebooks_dir=nbdir, out=io.StringIO(), progress=False, factor=4, full=True)

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import io
+import json
 import math
+import os
 
 import numpy as np
 import pandas as pd
@@ -255,8 +257,8 @@ def test_cli_argument_errors(capsys, argv, problem):
 
 
 @pytest.mark.parametrize("argv, problem", [
-    (["random", "--deals", "2"], "ddzlab tournament: a tournament needs at least two agents, got 1"),
-    (["random", "nobody", "--deals", "2"], "ddzlab tournament: unknown agent 'nobody'"),
+    (["random", "--deals", "2"], "ddzlab tournament: error: a tournament needs at least two agents, got 1"),
+    (["random", "nobody", "--deals", "2"], "ddzlab tournament: error: unknown agent 'nobody'"),
 ])
 def test_cli_bad_agents(capsys, argv, problem):
     code, _ = run_cli(["tournament", *argv, "--quiet"])
@@ -367,3 +369,25 @@ def test_seconds_per_move_weights_each_row_by_its_moves():
     spm = seconds_per_move(table)
     assert spm["X"] == pytest.approx(20 / 110) and spm["Y"] == pytest.approx(0.5)
     assert math.isnan(spm["Z"]) and list(spm.index) == ["X", "Y", "Z"]
+def test_an_agent_from_a_file_plays_on_dask_worker_processes(tmp_path):
+    """A dask worker is another process: it imports the user's file from the spec it is sent
+    (the arena never ships a class that only exists in this process). Two workers: joblib runs
+    a backend with a single worker in this process."""
+    import distributed
+    path = tmp_path / "user_agent.py"
+    path.write_text("import os\n\n\nclass Pid:\n    '''Smallest legal move; remembers the process.'''\n"
+                    "    name = 'pid'\n\n    def bid(self, obs):\n        return 0\n\n"
+                    "    def play(self, obs):\n        self.last_eval = {'pid': os.getpid()}\n"
+                    "        return min(obs.legal_moves, key=lambda m: (m.is_pass, m.rank, m.size))\n")
+    spec = f"{path}:Pid"
+    deals = generate_deals(3, seed=2)
+    serial = tournament([spec, "greedy"], deals, progress=False, seed=1)
+    record = tmp_path / "games.jsonl"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        on_dask = tournament([spec, "greedy"], deals, progress=False, seed=1, scheduler=cluster.scheduler_address,
+                             record=record)
+    assert untimed(on_dask).equals(untimed(serial))
+    pids = {ev["pid"] for line in record.read_text().splitlines()[1:]
+            for ev in (m.get("eval") for m in json.loads(line)["moves"]) if ev and "pid" in ev}
+    assert pids and os.getpid() not in pids                  # played in the worker process

@@ -258,3 +258,40 @@ def test_a_failing_part_shows_its_error_in_place(monkeypatch):
     insp.wait()
     assert "model file unreadable" in insp.bid_html.value and w.BUSY not in insp.bid_html.value
     assert _fewest(insp) == 1
+
+
+def test_every_panel_answers_or_refuses_big_hands_quickly():
+    """The whole deck: the agents are not asked (no game deals 54 cards), the power and score
+    searches are refused with a note, and nothing is left computing."""
+    import time
+    t0 = time.process_time()
+    insp = HandInspector("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR", agents=["weights", "rulev1"],
+                         background=False)
+    assert time.process_time() - t0 < 30
+    assert "not asked: agents play dealt hands, at most 20 cards" in insp.agents_html.value
+    assert "not computed" in insp.power_html.value and "not computed" in insp.score_html.value
+    assert insp.agent_moves == {}
+    assert all("computing" not in w.value for w in (insp.fewest_html, insp.power_html, insp.score_html,
+                                                    insp.bid_html, insp.agents_html))
+
+
+def test_an_agent_that_does_not_apply_says_why_in_a_note():
+    insp = HandInspector("3456789TJQKA2BR2234", agents=["ismcts:iterations=5", "greedy"], background=False)
+    assert "does not apply" in insp.agents_html.value and "ddz-error" not in insp.agents_html.value
+    assert "power" in insp.power_html.value and "less 150 per play" in insp.power_html.value
+
+
+def test_close_cancels_background_work():
+    insp = HandInspector(agents=["greedy"], background=True)
+    insp.set_text("3456789TJQKA2BR2234")
+    insp.close()
+    assert insp._pool is None
+    insp.wait(60) if insp._future and not insp._future.cancelled() else None
+    assert insp._future is None or insp._future.cancelled() or insp._future.done()
+
+
+def test_replay_view_is_never_blank_and_a_fixed_landlord_has_no_bid(duel_record):
+    rep = GameReplay(duel_record)
+    assert rep.view.value == "all" and rep.view.label == "all hands"
+    assert "base score 1 (fixed landlord, no bidding)" in rep.status_html.value
+    assert "bid 1" not in rep.status_html.value and "none (fixed landlord)" in rep.bids_html.value

@@ -25,7 +25,7 @@ from ddzlab.analysis import min_plays
 from ddzlab.cards import Hand
 from ddzlab.config import NOTEBOOKS_DIR, figures_dir
 from ddzlab.moves import legal_moves
-from ddzlab.rules import HOMEWORK
+from ddzlab.rules import STANDARD
 
 CHROMIUM = os.environ.get("DDZLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -33,7 +33,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 NOTEBOOK = NOTEBOOKS_DIR / "00_hand_inspector.ipynb"
 FIX = ("install it with `make browser` (runs `apt-get install -y chromium`, as root) or set "
        "DDZLAB_CHROMIUM to a Chromium binary")
-TOUR_HAND = "33445566789TJQKA2BR"   # HAND in the notebook
+TOUR_HAND = "344456789JQQQKKKAAA2"   # HAND in the notebook (standard rules)
+VIEW_WIDTH = 1000         # px: the screenshot fits a page (tests/test_figures.py)
 TIMEOUT = 90_000          # ms: the page appears once the notebook has run
 
 
@@ -95,10 +96,10 @@ def test_tour_notebook_in_a_browser(voila_url):
     with sync_playwright() as p:
         browser = _launch(p)
         try:
-            page = browser.new_page(viewport={"width": 1300, "height": 1000})
+            page = browser.new_page(viewport={"width": VIEW_WIDTH, "height": 1000})
             page.goto(voila_url, timeout=TIMEOUT)
             insp = page.locator(".ddz-inspector")
-            tour = str(min_plays(TOUR_HAND, HOMEWORK).plays)     # the notebook opens on TOUR_HAND
+            tour = str(min_plays(TOUR_HAND, STANDARD).plays)     # the notebook opens on TOUR_HAND
             expect(insp.locator(".ddz-fewest-n")).to_have_text(tour, timeout=TIMEOUT)
 
             # type a hand: the fewest-plays answer appears
@@ -106,14 +107,14 @@ def test_tour_notebook_in_a_browser(voila_url):
             box = insp.locator(".ddz-hand-text input")
             box.fill(hand)
             box.press("Enter")
-            expect(insp.locator(".ddz-fewest-n")).to_have_text(str(min_plays(hand, HOMEWORK).plays),
+            expect(insp.locator(".ddz-fewest-n")).to_have_text(str(min_plays(hand, STANDARD).plays),
                                                                timeout=20_000)
-            n_moves = len(legal_moves(Hand(hand), HOMEWORK))
+            n_moves = len(legal_moves(Hand(hand), STANDARD))
             expect(insp.locator(".ddz-moves-n")).to_have_text(str(n_moves), timeout=20_000)
 
             # click a rank button: the legal-move list changes
             insp.locator("button.ddz-rank-9").click()
-            more = len(legal_moves(Hand(hand + "9"), HOMEWORK))
+            more = len(legal_moves(Hand(hand + "9"), STANDARD))
             assert more != n_moves
             expect(insp.locator(".ddz-moves-n")).to_have_text(str(more), timeout=20_000)
             expect(insp.locator(".ddz-hand-text input")).to_have_value(str(Hand(hand + "9")))
@@ -141,7 +142,9 @@ def test_tour_notebook_in_a_browser(voila_url):
             expect(insp.locator(".ddz-fewest-n")).to_have_text(tour, timeout=20_000)
             expect(insp.locator(".ddz-busy")).to_have_count(0, timeout=TIMEOUT)
             expect(insp.locator(".ddz-agent-table")).to_be_visible()
-            page.set_viewport_size({"width": 1300, "height": 2600})   # Voilà scrolls inside a
+            # every agent that can judge one seat's view chooses a lead; none fails in red
+            expect(insp.locator(".ddz-agent-table .ddz-error")).to_have_count(0)
+            page.set_viewport_size({"width": VIEW_WIDTH, "height": 3000})   # Voilà scrolls inside a
             insp.scroll_into_view_if_needed()                           # container: fit it all in
             page.wait_for_timeout(300)          # let the last update paint
             folder = figures_dir()

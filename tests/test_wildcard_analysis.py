@@ -10,6 +10,7 @@ import numpy as np
 
 from conftest import clumpy_hand, random_hand
 from ddzlab.analysis import best_score, hand_power, hints, min_plays, solve_report
+from ddzlab.analysis.bruteforce import brute_min_plays
 from ddzlab.analysis.astar import read_rules
 from ddzlab.analysis.power import move_power
 from ddzlab.analysis.score import homework_score, reward
@@ -131,3 +132,30 @@ def test_best_score_with_the_flower_card_is_the_best_over_the_plays_of_f() -> No
         assert got.score == want, (hand, got, want)
         check_split(hand, got.moves)
         assert homework_score(sum(reward(m.kind) for m in got.moves), len(got.moves)) == got.score
+
+
+def test_the_flower_card_is_a_natural_card_of_the_holders_choice() -> None:
+    """min_plays(hand + F) is the best over ranks r in 3..A of min_plays(hand + r), both
+    under the wildcard rules, on every hand without four of a rank of 3..A (with four, F may
+    also be a fifth copy, which no natural card can be, and may do strictly better). The
+    natural side is searched rank by rank, and against brute force on small hands, apart
+    from the wildcard search's shared multi-reading A* (notebook 07 shows the same check)."""
+    rng = np.random.default_rng(19)
+    strictly_better = 0
+    hands = [random_hand(rng, STANDARD, int(rng.integers(3, 21))) for _ in range(60)]
+    hands += [clumpy_hand(rng, STANDARD, int(rng.integers(3, 21))) for _ in range(60)]
+    hands += [Hand("44448888TTTT"), Hand("3456789TJQKA"), Hand("33344455")]
+    for hand in hands:
+        with_f = min_plays(hand + Hand("F"), W).plays
+        natural = {r: min_plays(hand + Hand.from_ranks([r]), W).plays for r in range(12) if hand.count(r) < 4}
+        if len(hand) <= 9:
+            for r, plays in natural.items():
+                assert plays == brute_min_plays(hand + Hand.from_ranks([r]), W), (hand, r)
+        quad = any(hand.count(r) == 4 for r in range(12))
+        if quad:
+            assert with_f <= min(natural.values()), hand
+            strictly_better += with_f < min(natural.values())
+        else:
+            assert with_f == min(natural.values()), (hand, with_f, natural)
+    assert strictly_better >= 1          # 44448888TTTT + F: 2 plays, with any natural card 3
+    assert min_plays("44448888TTTTF", W).plays == 2

@@ -13,13 +13,28 @@ so the CLI and the arena can build them from a short spec::
 Other modules of `ddzlab.agents` register themselves with ``@register_agent("name")``
 (trainers for ``ddzlab train NAME`` with ``@register_trainer``); an unknown name triggers one
 import of every module in the package, so a new agent only has to live in its own module.
-Only this package is searched: every agent and trainer lives in `ddzlab.agents`.
+
+Agents from outside the package, by spec::
+
+    make_agent("path/to/my_agent.py:MyAgent")          # a class in a Python file
+    make_agent("my_package.agents:MyAgent:depth=3")     # a class in an importable module
+    make_agent("my_agent")                              # an entry point of group ddzlab.agents
+
+A spec is text, so parallel workers (joblib, dask) rebuild the agent by importing the file
+or module themselves: the arena sends workers `portable_spec` of each agent, never a class
+that only exists in this process.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
 import inspect
 import pkgutil
+import re
+import sys
+from functools import partial
+from pathlib import Path
 from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
 
 from ..errors import DdzError
@@ -68,7 +83,8 @@ class AgentError(DdzError):
 _REGISTRY: dict[str, Callable[..., Agent]] = {}
 _DISCOVERED = False
 
-#: an agent spec: a registered name (``"random"``, ``"random:seed=3"``), a (name, kwargs)
+#: an agent spec: a registered name (``"random"``, ``"random:seed=3"``), a class reference
+#: (``"my_agent.py:MyAgent"``, ``"package.module:MyAgent:key=value"``), a (spec, kwargs)
 #: pair, or a callable ``factory(seed) -> Agent``
 AgentSpec = Union[str, tuple, Callable[..., Agent]]
 
@@ -113,10 +129,40 @@ def _discover() -> None:
 DEFAULT_PLAY_AGENT = "greedy"
 
 
+#: the entry-point group through which installed packages offer agents by name
+ENTRY_POINT_GROUP = "ddzlab.agents"
+
+
+def _entry_points() -> dict[str, Any]:
+    """Installed agents offered through `ENTRY_POINT_GROUP`: name -> entry point."""
+    from importlib.metadata import entry_points
+    return {ep.name.lower(): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def available_agents() -> list[str]:
-    """Names `make_agent` accepts, sorted."""
+    """Names `make_agent` accepts (ddzlab's own and installed packages' entry points), sorted."""
     _discover()
-    return sorted(_REGISTRY)
+    return sorted(set(_REGISTRY) | set(_entry_points()))
+
+
+def _summary(doc: str) -> str:
+    """The first sentence of a docstring, on one line, without pointers to other docs."""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    paragraph = re.sub(r"\s*\((see )?(the )?module docstring\)", "", paragraph).replace("``", "`")
+    match = re.match(r"(.+?[.!?])(\s|$)", paragraph)
+    return match.group(1) if match else paragraph
+
+
+def describe_agents() -> dict[str, str]:
+    """Every available agent name -> the first sentence of its docstring (what it is)."""
+    out = {}
+    for name in available_agents():
+        try:
+            doc = inspect.getdoc(_factory(name)) or ""
+            out[name] = _summary(doc) if doc.strip() else "(no description)"
+        except AgentError as e:
+            out[name] = f"(cannot be loaded: {e})"
+    return out
 
 
 def _parse_value(text: str) -> Any:
@@ -128,16 +174,111 @@ def _parse_value(text: str) -> Any:
     return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
-def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """``"name:key=value,key=value"`` → (name, kwargs)."""
-    name, _, rest = text.partition(":")
+def _options(rest: str, text: str) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
             raise AgentError(f"agent option {item!r} in {text!r} is not key=value")
         kwargs[key.strip()] = _parse_value(value.strip())
-    return name.strip().lower(), kwargs
+    return kwargs
+
+
+def class_reference(text: str) -> Optional[tuple[str, str, dict[str, Any]]]:
+    """``"file.py:Class[:key=value,...]"`` or ``"package.module:Class[:...]"`` → (file or
+    module, class name, kwargs); None for a registered-name spec such as ``"random:seed=3"``
+    (what follows its colon is options, ``key=value``)."""
+    head, sep, tail = text.strip().partition(":")
+    if not sep:
+        return None
+    cls, _, rest = tail.partition(":")
+    if "=" in cls or "," in cls or not all(part.isidentifier() for part in cls.split(".")):
+        return None
+    return head.strip(), cls, _options(rest, text)
+
+
+def _spec_reference(text: str) -> Optional[tuple[str, str, dict[str, Any]]]:
+    """`class_reference` of a spec, unless its head is an agent's name (``random:seed`` is
+    the agent ``random`` with a malformed option, not the function ``seed`` of the module
+    ``random``)."""
+    ref = class_reference(text)
+    if ref is None or ref[0].endswith(".py") or "/" in ref[0] or "\\" in ref[0]:
+        return ref
+    name = ref[0].lower()
+    if name in _REGISTRY:
+        return None
+    _discover()
+    return None if name in _REGISTRY or name in _entry_points() else ref
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``"name:key=value,key=value"`` → (name, kwargs)."""
+    name, _, rest = text.partition(":")
+    return name.strip().lower(), _options(rest, text)
+
+
+_FILE_MODULE_PREFIX = "ddzlab_user_agents_"
+
+
+def _import_file(path: str) -> Any:
+    """Import the Python file ``path`` once per process (under a name derived from its
+    absolute path, so two files called ``my_agent.py`` do not collide)."""
+    file = Path(path).expanduser().resolve()
+    if not file.is_file():
+        raise AgentError(f"agent file {path!r} not found (a spec is path/to/file.py:ClassName)")
+    digest = hashlib.sha1(str(file).encode()).hexdigest()[:10]
+    name = f"{_FILE_MODULE_PREFIX}{digest}_{''.join(c if c.isalnum() else '_' for c in file.stem)}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise AgentError(f"cannot import agent file {path!r}: {type(e).__name__}: {e}") from e
+    return module
+
+
+def _load_class(target: str, cls: str) -> Callable[..., Agent]:
+    """The class (or factory) ``cls`` of the file or module ``target``."""
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        module = _import_file(target)
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ImportError as e:
+            raise AgentError(f"cannot import module {target!r} for agent {cls!r}: {e}") from e
+    obj: Any = module
+    for part in cls.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            where = f"file {target!r}" if target.endswith(".py") else f"module {target!r}"
+            raise AgentError(f"{where} has no {cls!r}")
+    if not callable(obj):
+        raise AgentError(f"{target}:{cls} is not a class or factory")
+    return obj
+
+
+def _factory(name: str) -> Callable[..., Agent]:
+    """The factory registered (or offered by an entry point) under ``name``."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        _discover()
+        factory = _REGISTRY.get(name)
+    if factory is None:
+        ep = _entry_points().get(name)
+        if ep is not None:
+            try:
+                factory = ep.load()
+            except Exception as e:
+                raise AgentError(f"agent {name!r} (entry point {ep.value}) cannot be loaded: "
+                                 f"{type(e).__name__}: {e}") from e
+    if factory is None:
+        raise AgentError(f"unknown agent {name!r}; available: {', '.join(available_agents())} "
+                         "(or path/to/file.py:Class, or package.module:Class)")
+    return factory
 
 
 def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
@@ -145,15 +286,13 @@ def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
     agents whose constructor takes one, so random agents are reproducible. A seed written
     in the spec itself (``"random:seed=3"``) takes precedence."""
     if isinstance(spec, str):
+        ref = _spec_reference(spec)
+        if ref is not None:
+            target, cls, opts = ref
+            return _call(_load_class(target, cls), seed, {**opts, **kwargs})
         name, opts = parse_spec(spec)
         opts.update(kwargs)
-        factory = _REGISTRY.get(name)
-        if factory is None:
-            _discover()
-            factory = _REGISTRY.get(name)
-        if factory is None:
-            raise AgentError(f"unknown agent {name!r}; available: {', '.join(available_agents())}")
-        return _call(factory, seed, opts)
+        return _call(_factory(name), seed, opts)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         opts = {**spec[1], **kwargs}
         return make_agent(spec[0], opts.pop("seed", seed), **opts)
@@ -179,6 +318,55 @@ def _call(factory: Callable[..., Agent], seed: Any, kwargs: dict[str, Any]) -> A
 
 def agent_name(agent: Any) -> str:
     return getattr(agent, "name", None) or type(agent).__name__
+
+
+def _importable_name(factory: Any) -> Optional[str]:
+    """``file.py:Class`` or ``module:Class`` naming ``factory`` so that another process can
+    import it; None when it only exists in this process (a notebook or an interactive
+    session: joblib then sends it by value)."""
+    module = sys.modules.get(getattr(factory, "__module__", None) or "")
+    qualname = getattr(factory, "__qualname__", "")
+    if module is None or not qualname or "<" in qualname:
+        return None
+    if module.__name__ == "__main__":      # a script or notebook: importing it elsewhere would rerun it
+        return None
+    if module.__name__.startswith(_FILE_MODULE_PREFIX):
+        return f"{Path(module.__file__).resolve()}:{qualname}"
+    return f"{module.__name__}:{qualname}"
+
+
+def portable_spec(spec: AgentSpec) -> AgentSpec:
+    """A spec a parallel worker can rebuild without this process's state: a name registered
+    outside ddzlab (a user's file or notebook) or a class loaded from a file becomes
+    ``file.py:Class`` / ``module:Class`` text (the worker imports it), or, for a factory that
+    exists only here, the factory itself (sent by value); a file's relative path becomes
+    absolute (workers may run in another folder). Other specs are returned as they are."""
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        head = portable_spec(spec[0])
+        return (head, spec[1]) if isinstance(head, str) else spec
+    if isinstance(spec, str):
+        ref = _spec_reference(spec)
+        if ref is not None:
+            target = ref[0]
+            if target.endswith(".py") or "/" in target or "\\" in target:   # a worker's folder may differ
+                rest = spec.strip().partition(":")[2]
+                return f"{Path(target).expanduser().resolve()}:{rest}"
+            return spec
+        name, opts = parse_spec(spec)
+        factory = _REGISTRY.get(name)
+        module = getattr(factory, "__module__", "") or ""
+        if factory is None or module == "ddzlab" or module.startswith("ddzlab."):
+            return spec
+        ref = _importable_name(factory)
+        if ref is None:
+            return partial(factory, **opts) if opts else factory
+        rest = spec.strip().partition(":")[2]
+        return f"{ref}:{rest}" if rest.strip() else ref
+    if inspect.isclass(spec) or inspect.isfunction(spec):
+        module = getattr(spec, "__module__", "") or ""
+        if module.startswith(_FILE_MODULE_PREFIX):
+            return _importable_name(spec) or spec
+    return spec
 
 
 def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Game:
@@ -209,5 +397,6 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
 
 
 __all__ = ["Agent", "Evaluating", "last_evaluation", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
+           "describe_agents", "class_reference", "portable_spec", "ENTRY_POINT_GROUP",
            "register_trainer", "available_trainers",
            "parse_spec", "agent_name", "play_game", "DEFAULT_PLAY_AGENT"]

@@ -23,7 +23,7 @@ from .smallest import SmallestAgent
 
 @register_agent("greedy")
 class GreedyAgent(SmallestAgent):
-    """Greedy-split play (see module docstring); deterministic."""
+    """du-guai's greedy split: plays the move that leaves the most cards playable next, deterministic (module docstring)."""
 
     name = "greedy"
     last_eval = None

@@ -188,6 +188,14 @@ def side_won(game: Game, seat: int) -> bool:
     return (w == game.landlord) == (seat == game.landlord)
 
 
+def search_eval(stats: dict[Move, tuple[int, float]], iterations: int, top: int = 4) -> dict:
+    """``last_eval`` of a search (`ddzlab.agents.base.Evaluating`): the iterations run and,
+    for the ``top`` most visited root moves, [visits, share of those visits' games won]."""
+    ranked = sorted(stats.items(), key=lambda kv: (-kv[1][0], -(kv[1][1] / kv[1][0] if kv[1][0] else 0.0)))
+    return {"iterations": int(iterations),
+            "top": {str(m): [int(v), round(r / v, 3) if v else 0.0] for m, (v, r) in ranked[:top]}}
+
+
 # -- the tree -------------------------------------------------------------------------------
 class Node:
     """One tree node: the move that led here, who made it, and its statistics."""
@@ -277,10 +285,17 @@ class _Search(SmallestAgent):
                 node.reward += 1.0
             node = node.parent
 
+    last_eval: Optional[dict] = None
+
+    def bid(self, obs: Observation) -> int:
+        self.last_eval = None
+        return super().bid(obs)
+
     def play(self, obs: Observation) -> Move:
         self.last_iterations = self.last_simulations = 0
         legal = obs.legal_moves
         if len(legal) == 1:
+            self.last_eval = {"only": "one legal move"}
             return legal[0]
         stats = self._search(obs)
         best, key = legal[-1], (-1, -1.0)
@@ -289,6 +304,7 @@ class _Search(SmallestAgent):
             k = (v, r / v if v else 0.0)
             if k > key:
                 best, key = m, k
+        self.last_eval = search_eval(stats, self.last_iterations)
         return best
 
     def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
@@ -422,4 +438,4 @@ class CheatingMCTSAgent(_Search):
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "Node", "Rollout", "HalfSoloRollout",
            "GreedyRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
-           "MCTSConfigError", "DEFAULT_ITERATIONS"]
+           "MCTSConfigError", "DEFAULT_ITERATIONS", "search_eval"]

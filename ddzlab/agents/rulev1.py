@@ -196,6 +196,9 @@ def _check(obs: Observation) -> None:
         raise AgentError(f"rulev1 plays RLCard's game: standard rules, three seats, a landlord "
                          f"(this game: {obs.rules.name} rules, {obs.players} seats, "
                          f"landlord {obs.landlord})")
+    if len(obs.hand) > 20:
+        raise AgentError(f"rulev1 plays RLCard's game, whose hands have at most 20 cards "
+                         f"(this one has {len(obs.hand)})")
 
 
 def rlcard_actions(obs: Observation) -> tuple[list[str], dict[str, Move]]:
@@ -289,6 +292,11 @@ class RuleV1Agent(SmallestAgent):
     """
 
     name = "rulev1"
+    last_eval: Optional[dict] = None
+
+    def bid(self, obs: Observation) -> int:
+        self.last_eval = None
+        return super().bid(obs)
 
     def __init__(self, seed: SeedLike = None) -> None:
         t = _tables()                                   # AgentError without RLCard
@@ -324,6 +332,7 @@ class RuleV1Agent(SmallestAgent):
         actions, moves = rlcard_actions(obs)
         state = rlcard_state(obs, actions, self._rlcard_trace(obs))
         module = _tables().module
+<<<<<<< HEAD
         with _SWAP:                                  # one agent's view at a time (threads)
             numpy_seen = module.np
             module.np = self._np
@@ -331,11 +340,35 @@ class RuleV1Agent(SmallestAgent):
                 answer = self.rule.step(state)
             finally:
                 module.np = numpy_seen
+=======
+        numpy_seen = module.np
+        module.np = self._np
+        draws = self.random_state.get_state()[2]
+        try:
+            answer = self.rule.step(state)
+        except KeyError as e:
+            raise AgentError(f"RLCard's rule agent has no entry {e} for this position "
+                             f"(seat {obs.seat}, hand {obs.hand})") from None
+        finally:
+            module.np = numpy_seen
+>>>>>>> main
         move = moves.get(answer)
         if move is None:
             raise AgentError(f"RLCard's rule agent answered {answer!r}, not one of the moves "
                              f"RLCard lists for seat {obs.seat} here (hand {obs.hand})")
+        self.last_eval = {"rule": self._rule_used(obs, move, self.random_state.get_state()[2] != draws)}
         return move
+
+    @staticmethod
+    def _rule_used(obs: Observation, move: Move, drew: bool) -> str:
+        """Which of RLCard's rules chose ``move`` (read from the situation and the answer)."""
+        if drew:
+            return "random fallback: no reply of the same type, the landlord to beat"
+        if obs.last_move is None:
+            return "lead the first combination (rocket, bomb, trio, chain, pair, solo) holding the lowest card"
+        if move.is_pass:
+            return "pass: no reply of the same type, and the partner played last"
+        return "follow with the lowest reply of the same type"
 
 
 __all__ = ["RuleV1Agent", "rlcard_state", "rlcard_actions", "rlcard_trace", "rlcard_type", "PEERS_HINT"]

@@ -206,6 +206,20 @@ class Explanation:
         return f"{self.move} by {self.rule} ({top})"
 
 
+def explanation_eval(ex: Explanation, top: int = 3) -> dict:
+    """``last_eval`` of a `WeightsAgent` play (`ddzlab.agents.base.Evaluating`): the rule that
+    chose the move, its value (gain of hand power, when it was evaluated) and the ``top``
+    best-valued candidates."""
+    values = dict(ex.values)
+    out: dict = {"rule": ex.rule}
+    if ex.move in values:
+        out["value"] = round(float(values[ex.move]), 1)
+    best = sorted(ex.values, key=lambda mv: -mv[1])[:top]
+    if best:
+        out["top"] = {str(m): round(float(v), 1) for m, v in best}
+    return out
+
+
 def parse_off(off: Union[str, Iterable[str], None]) -> frozenset[str]:
     """Rule names to switch off, from ``"a,b"`` or an iterable; unknown names raise."""
     if off is None or off == "":
@@ -220,9 +234,10 @@ def parse_off(off: Union[str, Iterable[str], None]) -> frozenset[str]:
 
 @register_agent("weights")
 class WeightsAgent:
-    """Seed 003's rule AI (see the module docstring); deterministic."""
+    """The role-aware rule AI of penkzhou/DouDiZhu: hand power plus named rules, deterministic (module docstring)."""
 
     name = "weights"
+    last_eval: Optional[dict] = None
 
     def __init__(self, weights: Union[RuleWeights, str, Path, None] = None,
                  off: Union[str, Iterable[str], None] = None,
@@ -255,11 +270,14 @@ class WeightsAgent:
     def bid(self, obs: Observation) -> int:
         want = self.bid_value(obs)
         bids = [b for b in obs.legal_bids if 0 < b <= want]
+        self.last_eval = {"power": round(self._power(obs, obs.hand.bits), 1), "worth": int(want)}
         return max(bids) if bids else 0
 
     # -- play -------------------------------------------------------------------------
     def play(self, obs: Observation) -> Move:
-        return self.explain(obs).move
+        ex = self.explain(obs)
+        self.last_eval = explanation_eval(ex)
+        return ex.move
 
     def explain(self, obs: Observation, full: bool = False) -> Explanation:
         """The move this agent plays in ``obs``, the rule that chose it and the values of

@@ -100,15 +100,31 @@ def tune(n_deals: int = 200, candidates: int = 16, seed: int = 0,
             "validation_start": v_start, "trials": [(asdict(w), s) for w, s in trials]}
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 @register_trainer("weights")
 def train_weights(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="ddzlab train weights", description=__doc__.split("\n")[0])
-    p.add_argument("--deals", type=int, default=200, help="training deals per half (search, validation)")
-    p.add_argument("--candidates", type=int, default=16)
+    p.add_argument("--deals", type=_positive, default=200, help="training deals per half (search, validation)")
+    p.add_argument("--candidates", type=_positive, default=16)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--vs", default="greedy", help="comma-separated opponents (agent specs)")
-    p.add_argument("--out", default=str(TUNED_FILE))
+    p.add_argument("--out", default="weights.json",
+                   help="where to write the tuned weights (default weights.json here); play them "
+                        "with the agent spec weights:weights=FILE")
+    p.add_argument("--replace-shipped", action="store_true",
+                   help=f"allow --out to be the shipped {TUNED_FILE.name}, which every `weights` agent loads")
     args = p.parse_args(argv)
+    if Path(args.out).resolve() == TUNED_FILE.resolve() and not args.replace_shipped:
+        p.error(f"--out {args.out} is the shipped weights file that every `weights` agent loads; "
+                "write elsewhere, or add --replace-shipped to change it on purpose")
+    if Path(args.out).is_dir() or not Path(args.out).resolve().parent.is_dir():
+        p.error(f"--out {args.out}: not a file in an existing folder")
     opponents = [s.strip() for s in args.vs.split(",") if s.strip()]
     for o in opponents:
         make_agent(o)                      # an unknown opponent fails here, before the search
@@ -120,10 +136,10 @@ def train_weights(argv: list[str]) -> int:
         "search_score": res["search_score"], "validation_best": res["validation_best"],
         "validation_start": res["validation_start"], "opponents": opponents,
         "seconds": round(time.perf_counter() - t0, 1), "trials": res["trials"]}}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(f"search WP {res['search_score']:.3f}; validation: best {res['validation_best']:.3f}, "
-          f"start {res['validation_start']:.3f}\n{describe(w)}\nsaved {args.out}")
+          f"start {res['validation_start']:.3f}\n{describe(w)}\nsaved {args.out}; play it with the "
+          f"agent spec weights:weights={args.out}")
     return 0
 
 

@@ -1,21 +1,36 @@
 """Experiments behind notebooks 02 and 03, as functions returning DataFrames.
 
 Notebooks call these and plot; every random draw takes a seed.
+
+The larger search studies are stored, as the games are (`ddzlab.experiments`): a study is
+a list of tasks (one search on one seeded hand), `run_study` solves the tasks not yet in its
+rows file ``data/studies/<name>.csv.gz`` and appends one row per solved task, each row its
+own gzip member, so a killed run loses at most the task in flight and a rerun resumes.
+Expansion and node counts are exact and machine-independent; CPU seconds are this
+machine's. The notebooks read the rows (`read_study`).
 """
 from __future__ import annotations
 
+import csv
+import gzip
+import io
+import math
 import time
-from typing import Iterable, Sequence
+import zlib
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..cards import Hand
-from ..moves import Move
+from ..config import DATA_DIR
+from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
-from ._core import moves_text
+from ._core import moves_text, tables
 from .astar import HEURISTICS, min_plays
 from .dfs import best_score
+from .homework import BudgetExceeded, homework_astar, homework_dfs
 from .greedy import greedy_split
 from .power import hand_power
 from .score import split_score
@@ -40,6 +55,7 @@ def fewest_plays_table(hands: Iterable[Hand], rules: Rules | str) -> pd.DataFram
             row["plays"] = res.plays
             row[f"expanded_{name}"] = res.expanded
             row[f"ms_{name}"] = res.seconds * 1e3
+            row[f"root_h_{name}"] = res.root_h
         row["greedy_plays"] = len(greedy_split(h, rules))
         row["power_plays"] = len(hand_power(h, rules).moves)
         rows.append(row)
@@ -124,5 +140,174 @@ def draw_split(ax, moves: Sequence[Move], title: str = "") -> None:
         ax.set_title(title)
 
 
+# --------------------------------------------------------------------------- stored studies
+STUDIES_DIR = DATA_DIR / "studies"
+def study_path(name: str, folder: Path | None = None) -> Path:
+    """The rows file of study ``name``."""
+    return (STUDIES_DIR if folder is None else Path(folder)) / f"{name}.csv.gz"
+
+
+def _members(raw: bytes) -> str:
+    """The text of every complete gzip member of ``raw`` (a truncated last one is dropped)."""
+    out, pos = [], 0
+    while pos < len(raw):
+        d = zlib.decompressobj(wbits=31)
+        try:
+            text = d.decompress(raw[pos:])
+        except zlib.error:
+            break
+        if not d.eof:
+            break
+        out.append(text)
+        pos = len(raw) - len(d.unused_data)
+    return b"".join(out).decode()
+
+
+def read_study(name: str, folder: Path | None = None) -> pd.DataFrame:
+    """The stored rows of study ``name`` (empty frame if none): one row per solved task."""
+    path = study_path(name, folder)
+    lines = _members(path.read_bytes()).splitlines() if path.exists() else []
+    if not lines:
+        return pd.DataFrame()
+    header = lines[0]
+    body = [ln for ln in lines[1:] if ln != header]      # every member after the first repeats no header
+    return pd.read_csv(io.StringIO("\n".join([header] + body)))
+
+
+def run_study(name: str, tasks: Sequence[dict], solve: Callable[[dict], dict], *,
+              folder: Path | None = None, progress: bool = True) -> pd.DataFrame:
+    """Solve every task of ``tasks`` (dicts with the same fields, which name the task) not
+    yet stored in study ``name`` and append its row (the task's fields, then
+    ``solve(task)``'s) to the rows file as it finishes; return all stored rows. Every row
+    of a study has the same columns (the first row fixes them)."""
+    from tqdm.auto import tqdm
+
+    path = study_path(name, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keys = list(tasks[0]) if tasks else []
+    stored = read_study(name, folder)
+    columns = list(stored.columns) if len(stored) else None
+    done = {tuple(str(r[k]) for k in keys) for r in stored.to_dict("records")}
+    todo = [t for t in tasks if tuple(str(t[k]) for k in keys) not in done]
+    for task in tqdm(todo, desc=name, disable=not progress):
+        row = {**task, **solve(task)}
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        if columns is None:
+            columns = list(row)
+            writer.writerow(columns)
+        writer.writerow([row.get(c, "") for c in columns])
+        with open(path, "ab") as f:                    # one complete gzip member per row
+            f.write(gzip.compress(buf.getvalue().encode(), mtime=0))
+    return read_study(name, folder)
+
+
+_hand_lists: dict[tuple, list[Hand]] = {}
+
+
+def task_hand(task: dict) -> Hand:
+    """The hand of a task: the ``index``-th of `random_hands` (cards, rules, seed); the
+    first k hands of a seed do not depend on how many are drawn."""
+    key = (int(task["cards"]), str(task["rules"]), int(task["seed"]))
+    hands = _hand_lists.get(key, [])
+    if len(hands) <= task["index"]:
+        hands = _hand_lists[key] = random_hands(2 * task["index"] + 2, *key)
+    return hands[task["index"]]
+
+
+def cold_caches() -> None:
+    """Drop every cache the searches share (move generator, sweep tables), so that the
+    CPU time of a search includes building what it needs."""
+    generator.cache_clear()
+    tables.cache_clear()
+
+
+#: notebook 02's grid: (search, rules, sizes, heuristics), 20 hands per size, in the order
+#: they are run (what the notebook needs most and what costs least first)
+ASTAR_GRID = (
+    ("sweep", "homework", (10, 14, 17, 20, 25, 30, 36, 42), ("zero", "ceil", "strong")),
+    ("canonical", "homework", (10, 14, 17, 20, 25, 30), ("zero", "ceil")),
+    ("every_order", "homework", (10, 12, 14, 17, 20), ("zero", "ceil")),
+    ("every_order", "homework", (22, 25), ("zero", "ceil")),
+    ("canonical", "homework", (36,), ("zero", "ceil")),
+    ("sweep", "standard", (36, 42, 54), ("strong", "ceil", "zero")),
+    ("sweep", "homework", (48, 54), ("zero", "ceil", "strong")),
+    ("canonical", "homework", (42, 48, 54), ("zero", "ceil")),
+    ("every_order", "homework", (30,), ("ceil", "zero")),
+    ("sweep", "standard", (48,), ("strong", "ceil", "zero")),
+)
+#: expansions after which the homework's A* gives up on a hand (recorded as unfinished)
+ASTAR_BUDGET = 500_000
+
+
+def astar_tasks(per_size: int = 20, grid=ASTAR_GRID, seed: int = 200) -> list[dict]:
+    """The tasks of the A* study: every (search, heuristic) of ``grid`` on the same
+    ``per_size`` seeded hands per (rules, size) (one hand at 54 cards: the whole deck)."""
+    tasks = []
+    for search, rules, sizes, heuristics in grid:
+        for cards in sizes:
+            for index in range(1 if cards == 54 else per_size):
+                for heuristic in heuristics:
+                    tasks.append({"search": search, "heuristic": heuristic, "rules": rules,
+                                  "cards": cards, "seed": seed + cards, "index": index})
+    return tasks
+
+
+def solve_astar(task: dict, budget: int = ASTAR_BUDGET) -> dict:
+    """One A* task on cold caches: the fewest plays (empty if over ``budget``), states
+    expanded, the heuristic at the root, CPU seconds."""
+    hand = task_hand(task)
+    cold_caches()
+    t0 = time.process_time()
+    try:
+        if task["search"] == "sweep":
+            r = min_plays(hand, task["rules"], task["heuristic"])
+        else:
+            r = homework_astar(hand, task["rules"], task["heuristic"],
+                               every_order=task["search"] == "every_order", max_expanded=budget)
+    except BudgetExceeded as e:
+        return {"hand": str(hand), "plays": math.nan, "expanded": e.expanded, "root_h": math.nan,
+                "cpu_s": round(time.process_time() - t0, 3), "finished": 0}
+    return {"hand": str(hand), "plays": r.plays, "expanded": r.expanded, "root_h": r.root_h,
+            "cpu_s": round(time.process_time() - t0, 3), "finished": 1}
+
+
+#: notebook 03's grid: the author's cut against the exact best score, and the bound's
+#: per-hand ablation (memo on), 30+ hands per size
+DFS_CUT_SIZES = (10, 12, 14, 16, 17, 20)
+PRUNE_SIZES = (12, 17, 20)
+
+
+def dfs_tasks(cut_per_size: int = 1000, prune_per_size: int = 60, seed: int = 300) -> list[dict]:
+    """The tasks of notebook 03's stored study (see `solve_dfs`)."""
+    tasks = [{"search": "cut", "heuristic": "-", "rules": "homework", "cards": c, "seed": seed + c,
+              "index": i} for c in DFS_CUT_SIZES for i in range(cut_per_size)]
+    tasks += [{"search": "prune", "heuristic": "-", "rules": "homework", "cards": c,
+               "seed": seed + 50 + c, "index": i} for c in PRUNE_SIZES for i in range(prune_per_size)]
+    return tasks
+
+
+def solve_dfs(task: dict) -> dict:
+    """``cut``: the homework's DFS with the author's cut against the exact best score;
+    ``prune``: the exact search's nodes with and without its play-count bound (memo on)."""
+    hand = task_hand(task)
+    exact = best_score(hand, task["rules"])
+    row = {"hand": str(hand), "exact": exact.score}
+    if task["search"] == "cut":
+        t0 = time.process_time()
+        cut = homework_dfs(hand, task["rules"], partial_bound=True)
+        row.update(value=cut.score, nodes=cut.nodes, nodes_other=math.nan,
+                   cpu_s=round(time.process_time() - t0, 3))
+    else:
+        t0 = time.process_time()
+        free = best_score(hand, task["rules"], prune=False)
+        assert abs(free.score - exact.score) < 1e-9 or free.score == exact.score
+        row.update(value=free.score, nodes=exact.nodes, nodes_other=free.nodes,
+                   cpu_s=round(time.process_time() - t0, 3))
+    return row
+
+
 __all__ = ["random_hands", "fewest_plays_table", "score_table", "score_time_by_size",
-           "pruning_ablation", "split_examples", "draw_split"]
+           "pruning_ablation", "split_examples", "draw_split", "read_study", "run_study",
+           "study_path", "task_hand", "cold_caches", "astar_tasks", "solve_astar", "dfs_tasks",
+           "solve_dfs", "ASTAR_GRID", "ASTAR_BUDGET", "STUDIES_DIR"]

@@ -13,8 +13,8 @@ sb3-contrib's ``MaskablePPO`` calls). The reward is the learner's, at the end.
 
 A masked-out action raises `ddzlab.errors.IllegalMoveError` and changes nothing
 (``illegal="raise"``, the default). ``illegal="lose"`` instead ends the episode as a loss
-(reward −1 for ``wp``, the worst outcome otherwise), PettingZoo's ``TerminateIllegalWrapper``
-convention, for code that samples unmasked actions (Gymnasium's ``check_env`` does).
+(−1 for ``wp``; for ``adp`` and ``score`` a loss at the stakes of the moment), PettingZoo's
+``TerminateIllegalWrapper`` convention, for code that samples unmasked actions (Gymnasium's ``check_env`` does).
 
 >>> env = SingleSeatEnv(seat="landlord_up", opponents="greedy")
 >>> obs, info = env.reset(seed=0)

@@ -47,4 +47,26 @@ add(Experiment(
                 "the full agent on the same deals and seeds, against greedy and rulev1."))
 
 
-__all__ = ["CATALOG", "add", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES"]
+#: notebook 03: leading from the best-score split against the fewest-plays split
+add(Experiment(
+    "03_split_lead", configs=["split_lead:split=score", "split_lead:split=fewest"],
+    opponents=["greedy", "weights"], deals=2000, deal_seed=3, seed=0,
+    description="Notebook 03: split_lead leading from the best-score split vs the fewest-plays split, "
+                "2,000 deals x 2 against greedy and weights, paired by deal."))
+
+#: notebook 07: the agents under the wildcard rules; add "ismcts" here once it is fast
+WILDCARD_AGENTS = ["weights"]
+add(Experiment(
+    "07_wildcard", configs=WILDCARD_AGENTS, opponents=["greedy"], deals="wildcard_2000", rules="wildcard", seed=0,
+    description="Notebook 07: wildcard deals as dealt (F with whoever drew it), 2,000 deals x 2."))
+add(Experiment(
+    "07_wildcard_swapped", configs=WILDCARD_AGENTS, opponents=["greedy"], deals="wildcard_2000_swapped",
+    rules="wildcard", seed=0,
+    description="Notebook 07: the same deals with F exchanged for a random natural card of the other "
+                "side (ddzlab.deals.swap_flower), 2,000 deals x 2."))
+add(Experiment(
+    "07_standard", configs=WILDCARD_AGENTS, opponents=["greedy"], deals=2000, deal_seed=7, seed=0,
+    description="Notebook 07: the same agents under the standard rules, 2,000 deals x 2 (landlord WP, ranking)."))
+
+
+__all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES"]

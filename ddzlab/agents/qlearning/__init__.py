@@ -89,11 +89,21 @@ class QLearningAgent(SmallestAgent):
         self.min_visits = int(min_visits if min_visits is not None
                               else trained.get("min_visits", 0))
 
+    last_eval: Optional[dict] = None
+
+    def bid(self, obs: Observation) -> int:
+        self.last_eval = None
+        return super().bid(obs)
+
     def play(self, obs: Observation) -> Move:
         d = decide_obs(obs, self.role_bug)
-        a = choose(self.tables.table(d.table)[d.state], d.actions, self.epsilon, self.rng,
-                   d.order if self.tie == "prior" else None,
-                   self.tables.visits(d.table)[d.state], self.caution, self.min_visits)
+        row, visits = self.tables.table(d.table)[d.state], self.tables.visits(d.table)[d.state]
+        a = choose(row, d.actions, self.epsilon, self.rng, d.order if self.tie == "prior" else None,
+                   visits, self.caution, self.min_visits)
+        names = LEAD_NAMES if d.table == LEAD else FOLLOW_NAMES
+        ranked = sorted(d.actions, key=lambda b: -float(row[b]))
+        self.last_eval = {"action": names[a], "visits": int(visits[a]),
+                          "q": {names[b]: round(float(row[b]), 3) for b in ranked}}
         return d.move(a)
 
 
@@ -118,7 +128,7 @@ class QPriorAgent(SmallestAgent):
 
 @register_agent("split_random")
 class SplitRandomAgent(SmallestAgent):
-    """The seed's random player: uniform among the Q-learning agent's offered actions (so
+    """du-guai's random player: uniform among the Q-learning agent's offered actions (so
     among the greedy split's candidate moves), each resolved like `QLearningAgent`'s."""
 
     name = "split_random"
@@ -128,7 +138,11 @@ class SplitRandomAgent(SmallestAgent):
 
     def play(self, obs: Observation) -> Move:
         d = decide_obs(obs)
-        return d.move(d.actions[int(self.rng.random() * len(d.actions))])
+        a = d.actions[int(self.rng.random() * len(d.actions))]
+        names = LEAD_NAMES if d.table == LEAD else FOLLOW_NAMES
+        self.last_eval = {"rule": "uniform among the offered actions", "action": names[a],
+                          "choices": len(d.actions)}
+        return d.move(a)
 
 
 

@@ -1,0 +1,124 @@
+"""The stored search studies of notebooks 02 and 03 (`ddzlab.analysis.studies`), the deal
+swap of notebook 07 (`ddzlab.deals.swap_flower`), the split-leading agent of notebook 03 and
+the homework A*'s expansion budget."""
+from __future__ import annotations
+
+import gzip
+import math
+
+import numpy as np
+import pytest
+
+from ddzlab.agents import make_agent
+from ddzlab.analysis import best_score, min_plays
+from ddzlab.analysis.homework import BudgetExceeded, homework_astar
+from ddzlab.analysis.studies import (astar_tasks, dfs_tasks, random_hands, read_study, run_study, solve_astar,
+                                     solve_dfs, study_path, task_hand)
+from ddzlab.arena import duel_games
+from ddzlab.cards import F_BIT, Hand
+from ddzlab.deals import generate_deals, swap_flower
+from ddzlab.errors import DealFileError
+from ddzlab.rules import STANDARD, WILDCARD
+
+GRID = (("sweep", "homework", (10, 12), ("zero", "ceil")), ("every_order", "homework", (10,), ("zero", "ceil")))
+
+
+def test_a_study_resumes_where_it_stopped_and_never_solves_a_task_twice(tmp_path) -> None:
+    tasks = astar_tasks(3, grid=GRID)
+    calls = []
+
+    def solve(task):
+        calls.append(task)
+        return solve_astar(task)
+
+    first = run_study("s", tasks[:4], solve, folder=tmp_path, progress=False)
+    assert len(first) == 4 and len(calls) == 4
+    full = run_study("s", tasks, solve, folder=tmp_path, progress=False)
+    assert len(full) == len(tasks) and len(calls) == len(tasks)          # only the missing ones
+    again = run_study("s", tasks, solve, folder=tmp_path, progress=False)
+    assert len(calls) == len(tasks) and again.equals(full)
+    keys = ["search", "heuristic", "cards", "index"]
+    assert not full.duplicated(keys).any()
+    # a run killed in the middle of a write leaves a truncated member: it is dropped, the task redone
+    raw = study_path("s", tmp_path).read_bytes()
+    study_path("s", tmp_path).write_bytes(raw + gzip.compress(b"sweep,zero,homework,99,1,0,xx")[:-6])
+    assert len(read_study("s", tmp_path)) == len(tasks)
+
+
+def test_stored_rows_are_what_the_searches_return(tmp_path) -> None:
+    rows = run_study("s", astar_tasks(3, grid=GRID), solve_astar, folder=tmp_path, progress=False)
+    for row in rows.to_dict("records"):
+        hand = task_hand(row)
+        assert str(hand) == row["hand"] and len(hand) == row["cards"]
+        assert row["plays"] == min_plays(hand, "homework").plays
+    # the same hands for every search, and the first k hands of a seed do not depend on how many are drawn
+    assert rows.groupby(["cards", "index"]).hand.nunique().eq(1).all()
+    assert str(task_hand({"cards": 12, "rules": "homework", "seed": 5, "index": 2})) == \
+        str(random_hands(3, 12, "homework", 5)[2])
+    ratio = rows.pivot_table(index=["search", "cards", "index"], columns="heuristic", values="expanded")
+    assert (ratio["zero"] >= ratio["ceil"]).all()      # an admissible, consistent h never expands more here
+
+
+def test_the_homework_astar_stops_at_its_budget() -> None:
+    hand = random_hands(1, 16, "homework", seed=1)[0]
+    full = homework_astar(hand, "homework", "zero", every_order=True)
+    assert full.expanded > 50
+    with pytest.raises(BudgetExceeded) as e:
+        homework_astar(hand, "homework", "zero", every_order=True, max_expanded=50)
+    assert e.value.expanded == 50
+    assert homework_astar(hand, "homework", "zero", every_order=True, max_expanded=full.expanded + 1).plays == full.plays
+    row = solve_astar({"search": "every_order", "heuristic": "zero", "rules": "homework", "cards": 16,
+                       "seed": 1, "index": 0}, budget=50)
+    assert row["finished"] == 0 and math.isnan(row["plays"]) and row["expanded"] == 50
+
+
+def test_dfs_study_rows() -> None:
+    tasks = dfs_tasks(cut_per_size=2, prune_per_size=2)
+    for task in (tasks[0], tasks[-1]):
+        row = solve_dfs(task)
+        exact = best_score(task_hand(task), "homework").score
+        assert row["exact"] == exact
+        if task["search"] == "prune":
+            assert row["value"] == exact and row["nodes_other"] >= row["nodes"]
+        else:
+            assert row["value"] <= exact
+
+
+def test_swap_flower_gives_f_to_the_other_side_and_keeps_every_hand_size() -> None:
+    rng = np.random.default_rng(0)
+    for deal in generate_deals(200, seed=3, rules=WILDCARD):
+        swapped = swap_flower(deal, rng)
+        swapped.validate(WILDCARD)
+        before = [*deal.hands, deal.kitty]
+        after = [*swapped.hands, swapped.kitty]
+        holder = [i for i, b in enumerate(before) if b & F_BIT][0]
+        new = [i for i, b in enumerate(after) if b & F_BIT][0]
+        assert (holder in (0, 3)) != (new in (0, 3))                 # landlord side <-> farmers
+        changed = [i for i in range(4) if before[i] != after[i]]
+        assert changed == sorted([holder, new])
+        natural = after[holder] - before[holder] + F_BIT             # the card that took F's place
+        r = (natural.bit_length() - 1) // 4
+        assert natural == 1 << (4 * r) and r < 15                     # one natural card
+        assert after[new] - before[new] == F_BIT - natural
+    with pytest.raises(DealFileError):
+        swap_flower(generate_deals(1, seed=0)[0], 0)
+
+
+def test_split_lead_leads_from_the_split_it_is_told() -> None:
+    from ddzlab.agents.split_lead import split_lead
+    from ddzlab.widgets import leading_observation
+    hand = Hand("5556678899JJJQQKA")
+    leads = {}
+    for split, search in (("fewest", min_plays), ("score", best_score)):
+        lead, moves = split_lead(hand.bits, STANDARD, split)
+        assert list(moves) == list(search(hand, STANDARD).moves)
+        assert lead in moves and not lead.is_bomb
+        assert lead == min((m for m in moves if not m.is_bomb), key=lambda m: (m.rank, -m.size, m.cards))
+        agent = make_agent(f"split_lead:split={split}")
+        assert agent.play(leading_observation(hand.bits, STANDARD)) == lead
+        leads[split] = moves
+    assert leads["fewest"] != leads["score"]            # a hand where the two splits differ
+    with pytest.raises(ValueError):
+        make_agent("split_lead:split=longest")
+    games = duel_games("split_lead:split=score", "split_lead:split=fewest", 3, seed=0, progress=False)
+    assert len(games) == 6
