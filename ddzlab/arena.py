@@ -248,15 +248,10 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
     chunks = _chunks(indexed, n_jobs, backend, chunk_size)
-<<<<<<< HEAD
     writer = _record_writer(record, results, rules, [meta["a"], meta["b"]], seed, "duel",
                             keep=lambda g: g.get("deal_no") in done)
-    parts: Iterable = run_chunks(partial(_play_chunk, agent_a, agent_b, rules=rules, seed=seed,
-=======
-    writer = _record_writer(record, results, rules, [meta["a"], meta["b"]], seed, "duel")
     parts: Iterable = run_chunks(partial(_play_chunk, portable_spec(agent_a), portable_spec(agent_b),
                                          rules=rules, seed=seed,
->>>>>>> main
                                          record=writer is not None),
                                  chunks, n_jobs, backend)
     if progress:
@@ -593,15 +588,10 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     if scheduler is not None:
         client, backend = _connect(scheduler), "dask"
     chunks = _chunks(items, n_jobs, backend, chunk_size)
-<<<<<<< HEAD
     writer = _record_writer(record, results, rules, labels, seed, "tournament",
                             keep=lambda g: (g.get("a"), g.get("b"), g.get("deal_no")) in done)
-    func = partial(_play_pairs_chunk, tuple(entrants), rules=rules, seed=seed,
-=======
-    writer = _record_writer(record, results, rules, labels, seed, "tournament")
     func = partial(_play_pairs_chunk, tuple((label, portable_spec(spec)) for label, spec in entrants),
                    rules=rules, seed=seed,
->>>>>>> main
                    record=writer is not None)
     with client:
         bar = None

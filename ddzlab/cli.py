@@ -61,7 +61,6 @@ def _positive_int(text: str) -> int:
     return value
 
 
-<<<<<<< HEAD
 def _seed(text: str) -> int:
     """argparse type: a seed, a whole number ≥ 0."""
     try:
@@ -70,7 +69,9 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is a whole number of at least 0, not {value}")
-=======
+    return value
+
+
 def _positive_float(text: str) -> float:
     """argparse type: a number > 0."""
     try:
@@ -79,7 +80,6 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number > 0, not {text}")
->>>>>>> main
     return value
 
 
@@ -473,14 +473,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("play", help="play a game in the terminal against two agents")
     sp.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     sp.add_argument("--agents", nargs="*", default=["greedy"],
-<<<<<<< HEAD
-                    help=f"agents for the other seats (available: {', '.join(available_agents())})")
-    sp.add_argument("--seed", type=_seed, default=None, help="seed of the deal and the agents")
-=======
                     help="agent specs for the other seats: one for all, or one per seat "
                          "(`ddzlab agents` lists them; default greedy)")
-    sp.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
->>>>>>> main
+    sp.add_argument("--seed", type=_seed, default=None, help="seed of the deal and the agents")
     sp.add_argument("--rules", default="standard", help=rules_help)
     sp.add_argument("--landlord", type=int, default=None,
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
@@ -580,21 +575,11 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
     """Entry point of the ``ddzlab`` console script; returns the exit code."""
     command = "ddzlab"
     try:
-<<<<<<< HEAD
         args = build_parser().parse_args(argv)   # imports every agent: can take a second
         command = f"ddzlab {args.command}"
         return args.func(args, stdin or sys.stdin, stdout or sys.stdout)
-    except (DdzError, AgentError) as e:
-        print(f"{command}: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:                         # a file that cannot be read or written
-        where = f" {e.filename}" if e.filename else ""
-        print(f"{command}: cannot use{where}: {e.strerror or e}", file=sys.stderr)
-=======
-        return args.func(args, inp, out)
     except DdzError as e:                  # every ddzlab error, AgentError included
-        print(f"ddzlab {args.command}: error: {e}", file=sys.stderr)
->>>>>>> main
+        print(f"{command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"\n{command}: interrupted", file=sys.stderr)
@@ -606,6 +591,10 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
         except (OSError, ValueError):
             pass
         return 0
+    except OSError as e:                   # a file that cannot be read or written
+        where = f" {e.filename}" if e.filename else ""
+        print(f"{command}: error: cannot use{where}: {e.strerror or e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -332,26 +332,17 @@ class RuleV1Agent(SmallestAgent):
         actions, moves = rlcard_actions(obs)
         state = rlcard_state(obs, actions, self._rlcard_trace(obs))
         module = _tables().module
-<<<<<<< HEAD
         with _SWAP:                                  # one agent's view at a time (threads)
             numpy_seen = module.np
             module.np = self._np
+            draws = self.random_state.get_state()[2]
             try:
                 answer = self.rule.step(state)
+            except KeyError as e:
+                raise AgentError(f"RLCard's rule agent has no entry {e} for this position "
+                                 f"(seat {obs.seat}, hand {obs.hand})") from None
             finally:
                 module.np = numpy_seen
-=======
-        numpy_seen = module.np
-        module.np = self._np
-        draws = self.random_state.get_state()[2]
-        try:
-            answer = self.rule.step(state)
-        except KeyError as e:
-            raise AgentError(f"RLCard's rule agent has no entry {e} for this position "
-                             f"(seat {obs.seat}, hand {obs.hand})") from None
-        finally:
-            module.np = numpy_seen
->>>>>>> main
         move = moves.get(answer)
         if move is None:
             raise AgentError(f"RLCard's rule agent answered {answer!r}, not one of the moves "
