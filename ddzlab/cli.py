@@ -436,6 +436,7 @@ def cmd_agents(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .agents.base import available_trainers
     from . import qtraining  # noqa: F401  (registers "ddzlab train qlearning")
+    from . import qstudy  # noqa: F401  (registers "ddzlab train qstudy")
     trainers = available_trainers()
     if not args.name:
         if trainers:

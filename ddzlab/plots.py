@@ -489,6 +489,92 @@ def runs_strip(df: pd.DataFrame, value: str = "total_win_rate", group: str = "va
     return ax
 
 
+def delta_panels(deltas: pd.DataFrame, opponents: Sequence[str], effect: float = 0.03,
+                 value: str = "delta", series: str = "train_opponent") -> Figure:
+    """Paired differences against training games, one panel per evaluation opponent
+    (`ddzlab.qstudy.checkpoint_deltas`): a line per training setup with its intervals, the
+    untrained prior at 0 games (the difference is 0 by definition), and a band of ±``effect``
+    around 0 (the effect that matters). Training games are equally spaced categories."""
+    games = sorted({0, *deltas["games"].astype(int)})
+    pos = {g: i for i, g in enumerate(games)}
+    names = list(dict.fromkeys(deltas[series]))
+    with style():
+        ncols = len(opponents) if len(opponents) <= 2 else 2
+        nrows = -(-len(opponents) // ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(PAGE_WIDTH, 3.1 * nrows + 0.5),
+                                 layout="constrained", sharey=True, squeeze=False)
+        flat = axes.ravel()
+        for ax in flat[len(opponents):]:
+            ax.set_visible(False)
+        for ax, opp in zip(flat, opponents):
+            part = deltas[deltas["opponent"] == opp]
+            ax.axhspan(-effect, effect, color="0.9", zorder=0,
+                       label=f"±{effect:g} (the effect that matters)")
+            ax.axhline(0, color="0.3", linewidth=1, zorder=1)
+            for k, name in enumerate(names):
+                d = part[part[series] == name].sort_values("games")
+                if d.empty:
+                    continue
+                shift = (k - (len(names) - 1) / 2) * 0.08
+                x = [pos[0] + shift] + [pos[int(g)] + shift for g in d["games"]]
+                y = [0.0] + list(d[value])
+                ax.plot(x, y, marker="o", ms=4, color=f"C{k}", label=name)
+                ax.errorbar(x[1:], y[1:], yerr=[d[value] - d["lo"], d["hi"] - d[value]],
+                            fmt="none", ecolor=f"C{k}", capsize=3, linewidth=1)
+            ax.set_xticks(range(len(games)), ["prior" if g == 0 else f"{g / 1000:g}k" for g in games])
+            ax.set_title(f"against {opp}")
+            ax.set_xlabel("training games")
+        for row in axes:
+            row[0].set_ylabel("ΔWP, checkpoint − prior")
+        flat[0].legend(loc="best", fontsize="x-small", title="trained against",
+                       title_fontsize="x-small")
+    return fig
+
+
+def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[str],
+                   ax: Optional[Axes] = None) -> Axes:
+    """The players' total win rates in du-guai's protocol, one column per run (its own
+    protocol seed), the players of a run joined (they met the same games), with a legend."""
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(min(7, PAGE_WIDTH), 3.6), layout="constrained")
+        x = np.arange(len(runs))
+        for k, (p, label) in enumerate(zip(players, labels)):
+            ax.plot(x, runs[p], marker="os^D"[k % 4], linestyle="none", color=f"C{k}", label=label)
+        for i, (_, row) in enumerate(runs.iterrows()):
+            vals = [row[p] for p in players]
+            ax.plot([i] * len(vals), vals, color="0.75", linewidth=1, zorder=0)
+        for k, p in enumerate(players):
+            ax.axhline(float(runs[p].mean()), color=f"C{k}", linestyle=":", linewidth=1)
+        ax.set_xticks(x, [str(s) for s in runs["protocol_seed"]])
+        ax.set_xlabel("protocol seed (one training run each)")
+        ax.set_ylabel("total win rate (seed's count)")
+        ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+def coverage_loglog(summary: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
+    """States of the lead and follow tables visited at least once against training games,
+    both axes logarithmic (the lead table's share stays below 1%, a flat line on a linear
+    axis), one line per training opponent (mean over runs, the runs as dots)."""
+    with style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6.5, 3.8), layout="constrained")
+        for k, (opp, part) in enumerate(summary.groupby("train_opponent", sort=False)):
+            for table, ls in (("lead", "-"), ("follow", "--")):
+                col = f"{table}_states"
+                ax.plot(part["games"], part[col], "o", color=f"C{k}", ms=3, alpha=0.4)
+                mean = part.groupby("games")[col].mean()
+                ax.plot(mean.index, mean.to_numpy(), ls, color=f"C{k}",
+                        label=f"{table} table, trained against {opp}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("training games")
+        ax.set_ylabel("states visited at least once")
+        ax.legend(fontsize="x-small", loc="best")
+    return ax
+
+
 def forest(ax: Axes, labels: Sequence[str], estimate: Sequence[float], lo: Sequence[float],
            hi: Sequence[float], *, reference: Optional[float] = 0.0, marks: Optional[Sequence[bool]] = None,
            mark_label: str = "significant after Holm") -> Axes:
@@ -550,4 +636,5 @@ def rank_probabilities(bt: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
 
 __all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "share_heatmap", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
            "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
-           "coverage_curves", "runs_strip", "forest", "ratings", "rank_probabilities", "PAGE_WIDTH"]
+           "coverage_curves", "runs_strip", "forest", "ratings", "rank_probabilities", "PAGE_WIDTH",
+           "delta_panels", "protocol_pairs", "coverage_loglog"]

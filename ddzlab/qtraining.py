@@ -7,7 +7,8 @@
   rate" counts as the seed counts it: when a farmer goes out both farmers win, so it is
   (landlord wins + farmer wins) / games from the tested seat.
 * `train`: self-play with shared tables (the seed's setup), or one learner against fixed
-  opponents, or a mix; one seeded numpy Generator drives deals, seats, exploration and
+  opponents (the seed's random players, `greedy`, or per game two `greedy` or two `rulev1`),
+  or a mix; one seeded numpy Generator drives deals, seats, exploration and
   the opponents, so a run is reproducible and a resumed run (`resume=True`, from the
   checkpoint in ``out``) ends with exactly the table of an uninterrupted one.
 * `evaluate`: the greedy policy of a table on a fixed deal set, DouZero's layout (seat 0
@@ -37,7 +38,7 @@ import pandas as pd
 from .agents.base import AgentSpec, make_agent, register_trainer
 from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
-                               QTables, choose, decide)
+                               QTables, SparseTables, choose, decide)
 from .agents.qlearning.tables import load_file
 from .arena import wilson
 from .deals import Deal, deal_cards, generate_deals
@@ -46,7 +47,7 @@ from .game import Game, Phase
 from .moves import Move
 
 Controller = Callable[[Game, int], Move]
-OPPONENTS = ("self", "split_random", "greedy", "mixed")
+OPPONENTS = ("self", "split_random", "greedy", "mixed", "greedy_rulev1")
 
 
 # -- the seed's bidding ---------------------------------------------------------------
@@ -141,11 +142,11 @@ def _side_won(game: Game, seat: int) -> bool:
 
 
 # -- the seed's protocol --------------------------------------------------------------
-def seed_protocol(agent: Union[AgentSpec, QTables] = "qlearning", games: int = 1000,
+def seed_protocol(agent: Union[AgentSpec, QTables, SparseTables] = "qlearning", games: int = 1000,
                   seed: int = 0, progress: bool = False,
                   opponent: Optional[Callable[[np.random.Generator], Controller]] = None) -> pd.DataFrame:
     """du-guai's evaluation (module docstring): ``agent`` in a shuffled seat against two
-    seed random players. ``agent``: a `make_agent` spec, or a `QTables` (played greedily).
+    seed random players. ``agent``: a `make_agent` spec, or a `QTables` / `SparseTables` (played greedily).
 
     One row per game: ``seat``, ``role`` (landlord / down / up), ``won`` (the seed's count:
     a farmer win is a win for both farmers), ``redeals``. The deals and seats depend only
@@ -156,7 +157,7 @@ def seed_protocol(agent: Union[AgentSpec, QTables] = "qlearning", games: int = 1
     """
     deal_rng = np.random.default_rng([seed, 0])
     opp = (opponent or split_random_controller)(np.random.default_rng([seed, 1]))
-    if isinstance(agent, QTables):
+    if isinstance(agent, (QTables, SparseTables)):
         me = table_controller(agent, np.random.default_rng([seed, 2]))
     else:
         me = agent_controller(make_agent(agent, seed=np.random.default_rng([seed, 2])))
@@ -235,7 +236,7 @@ class TrainConfig:
     gamma: float = GAMMA
     epsilon: float = EPSILON
     rule: str = "standard"               # or "seed", or "mc" (Monte Carlo returns)
-    opponents: str = "self"              # self | split_random | greedy | mixed
+    opponents: str = "self"              # self | split_random | greedy | mixed | greedy_rulev1
     role_bug: bool = False
     tie: str = "random"                  # or "prior" (ddzlab's tie-break, not the seed's)
     q_init: float = 0.0                  # the seed starts at 0; e.g. -40 is pessimistic
@@ -295,6 +296,11 @@ def _train_one(tables: QTables, cfg: TrainConfig, rng: np.random.Generator,
                 if mode == "self" or s == seat else None for s in range(3)]
     if mode == "greedy":
         other = greedy
+    elif mode == "greedy_rulev1":
+        # two greedy or two rulev1 opponents, even odds; rulev1 is rebuilt with a seed
+        # from the run's generator, so a resumed run replays its random fallback exactly
+        other = greedy if rng.random() < 0.5 else agent_controller(
+            make_agent("rulev1", seed=int(rng.integers(2**32))))
     else:
         other = split_random_controller(rng)
     ctl = [learner_controller(lr, cfg.role_bug) if lr is not None else other for lr in learners]

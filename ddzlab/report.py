@@ -66,7 +66,7 @@ HEADLINES = {
     "01_svm_bidding": ("svm_seed_cv", "svm_best_cv"),
     "02_astar_min_steps": ("split_greedy_share_optimal", "split_power_share_optimal"),
     "03_dfs_score_search": ("score_share_longer_split",),
-    "04_qlearning_training": ("q_arena_wp_vs_greedy",),
+    "04_qlearning_training": ("q_cells_better", "q_claim_delta"),
     "05_mcts_guessing_ablations": ("wp_standard_ismcts_default_vs_greedy", "wp_standard_cheater_all_vs_greedy"),
     "06_tournament": ("tournament_top_agent", "tournament_top_mean_wp"),
     "07_wildcard": ("wild_plays_saved_by_f",),

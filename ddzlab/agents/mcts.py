@@ -19,7 +19,11 @@ sampled from its `Observation` by a `ddzlab.determinize` guesser.
 Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bomb``):
 
 * ``guesser``: ``uniform``, ``bomb`` (the seed's "nobody splits a bomb"), ``policy``
-  (importance resampling under the greedy agent) or any `Guesser`;
+  (importance resampling of the opponents' plays under the greedy agent, 16 candidate
+  deals; ``policy64``, ``policy256``: more candidates; the partner's plays are not scored,
+  `ddzlab.determinize.PolicyGuesser` says why), ``oracleQ`` (e.g. ``oracle0.85``: the
+  study's noisy oracle, each hidden card right with probability Q; it sees the true deal
+  through ``see_all_hands``, so it is a yardstick, not a fair agent) or any `Guesser`;
 * ``moves`` (the tree's move filter): ``all``, or ``split``: the ``width`` legal moves
   with the best greedy-split Q (`ddzlab.analysis.greedy.q_value`, the seed's pruning: it
   also penalises breaking a bomb), plus every move that empties the hand, plus pass;
@@ -46,13 +50,15 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from typing import Callable, Optional, Union
 
 
 from ..analysis.greedy import q_value
 from ..deals import SeedLike, as_rng
-from ..determinize import BombGuesser, Guesser, PolicyGuesser, UniformGuesser, determinize
+from ..determinize import (BombGuesser, Guesser, NoisyOracleGuesser, PolicyGuesser, UniformGuesser,
+                           determinize)
 from ..errors import DdzError
 from ..game import Game, Observation, Phase
 from ..moves import Move
@@ -70,16 +76,28 @@ class MCTSConfigError(DdzError):
 
 
 # -- components -----------------------------------------------------------------------------
+_POLICY_NAME = re.compile(r"^policy(\d+)?$")
+_ORACLE_NAME = re.compile(r"^oracle(0(\.\d+)?|1(\.0*)?)$")
+
+
 def make_guesser(spec: Union[str, Guesser, None]) -> Guesser:
-    """A guesser from its name (``uniform``, ``bomb``, ``policy``) or as given."""
+    """A guesser from its name (``uniform``, ``bomb``, ``policy``/``policyN`` with N
+    candidates, ``oracleQ`` with 0 <= Q <= 1) or as given."""
     if spec is None or spec == "uniform":
         return UniformGuesser()
     if spec == "bomb":
         return BombGuesser()
-    if spec == "policy":
-        return PolicyGuesser(GreedyAgent(), candidates=16)
     if isinstance(spec, str):
-        raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb or policy")
+        policy, oracle = _POLICY_NAME.match(spec), _ORACLE_NAME.match(spec)
+        if policy:
+            n = int(policy.group(1) or 16)
+            if n < 1:
+                raise MCTSConfigError(f"guesser {spec!r}: need at least one candidate")
+            return PolicyGuesser(GreedyAgent(), candidates=n, partner="skip")
+        if oracle:
+            return NoisyOracleGuesser(float(oracle.group(1)))
+        raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb, policy, policyN "
+                              "(N candidates) or oracleQ (0 <= Q <= 1)")
     return spec
 
 
@@ -236,6 +254,9 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"unknown move filter {moves!r}: all or split")
         self.iterations, self.seconds, self.c = iterations, seconds, c
         self.guesser = make_guesser(guesser)
+        see = getattr(self.guesser, "see", None)
+        if see is not None:               # an oracle guesser is shown the true game
+            self.see_all_hands = see
         self.moves, self.width = moves, width
         self.rollout = make_rollout(rollout)
         self.rng = as_rng(seed)            # numpy: for the guessers

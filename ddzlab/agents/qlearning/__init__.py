@@ -34,7 +34,10 @@ Q-learning, ``Q += α(r + γ max Q′ − Q)``; ``rule="seed"`` gives the seed's
 from seat −1; ``role_bug=True`` reproduces that).
 
 ``make_agent("qlearning")`` loads the table shipped in ``data/qlearning/`` (see
-`DEFAULT_TABLE`); ``make_agent("qlearning:path=FILE")`` another one.
+`DEFAULT_TABLE`); ``make_agent("qlearning:path=FILE")`` another one, and
+``make_agent("qlearning:checkpoint=split_random-s0-10000")`` a table of notebook 04's
+checkpoint study (`ddzlab.qstudy`). Tables loaded from files are played from their sparse
+stored form (`SparseTables`).
 ``make_agent("qlearning_prior")`` is the untrained player: the same abstraction with the
 ordered default alone (`QPriorAgent`, what an empty table with ``tie="prior"`` plays), the
 baseline any trained table has to beat.
@@ -58,25 +61,31 @@ from .abstraction import (FOLLOW, FOLLOW_BAD, FOLLOW_NAMES, FOLLOW_PRIOR, LEAD, 
                           resolve_follow, resolve_lead, segment_best, segments)
 from .learning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, STEP_REWARD, TIES, WIN_REWARD,
                        Learner, bad_reward, choose, q_update)
-from .tables import (DEFAULT_TABLE, FORMAT_TAG, FORMAT_VERSION, TRAIN_COMMAND, QTables,
-                     load_tables)
+from .tables import (CHECKPOINT_DIR, DEFAULT_TABLE, FORMAT_TAG, FORMAT_VERSION, TRAIN_COMMAND, QTables,
+                     SparseTables, checkpoint_file, load_tables)
 
 # -- agents ---------------------------------------------------------------------------
 @register_agent("qlearning")
 class QLearningAgent(SmallestAgent):
     """Plays the best action of a trained Q-table (ε-greedy if ``epsilon`` > 0).
 
-    ``tables``: a `QTables`, or None to load ``path`` (default `DEFAULT_TABLE`). ``tie``
+    ``tables``: a `QTables` or `SparseTables`, or None to load ``path`` (default
+    `DEFAULT_TABLE`) or the study checkpoint named ``checkpoint`` (`checkpoint_file`). ``tie``
     and ``role_bug`` default to the settings the table was trained with. Bidding is
     `SmallestAgent`'s: it is a play agent (the seed's protocol bids with the seed SVM).
     """
 
     name = "qlearning"
 
-    def __init__(self, tables: Optional[QTables] = None, path: Union[str, Path, None] = None,
-                 epsilon: float = 0.0, seed: SeedLike = None, tie: Optional[str] = None,
+    def __init__(self, tables: Union[QTables, SparseTables, None] = None,
+                 path: Union[str, Path, None] = None, epsilon: float = 0.0,
+                 seed: SeedLike = None, tie: Optional[str] = None,
                  role_bug: Optional[bool] = None, caution: Optional[float] = None,
-                 min_visits: Optional[int] = None) -> None:
+                 min_visits: Optional[int] = None, checkpoint: Optional[str] = None) -> None:
+        if checkpoint is not None:
+            if tables is not None or path is not None:
+                raise ValueError("give one of tables, path and checkpoint")
+            path = checkpoint_file(checkpoint)
         self.tables = tables if tables is not None else load_tables(path)
         trained = self.tables.meta.get("config", {})
         self.epsilon = float(epsilon)
@@ -150,9 +159,9 @@ __all__ = ["QLearningAgent", "QPriorAgent", "SplitRandomAgent", "QTables", "Lear
            "FollowSplit", "decide", "decide_obs", "lead_split", "lead_features", "lead_actions",
            "lead_index", "resolve_lead", "follow_split", "follow_features", "follow_index",
            "resolve_follow", "hand_to_state", "segments", "segment_best", "move_delta", "choose",
-           "q_update", "bad_reward", "load_tables", "LEAD", "FOLLOW", "ALPHA", "GAMMA", "EPSILON",
+           "q_update", "bad_reward", "load_tables", "SparseTables", "checkpoint_file", "LEAD", "FOLLOW", "ALPHA", "GAMMA", "EPSILON",
            "STEP_REWARD", "WIN_REWARD", "TIES", "RULES", "REWARDS", "LEAD_BAD", "FOLLOW_BAD",
-           "LEAD_PRIOR", "FOLLOW_PRIOR", "PARTNER_PRIOR", "DEFAULT_TABLE", "TRAIN_COMMAND",
+           "LEAD_PRIOR", "FOLLOW_PRIOR", "PARTNER_PRIOR", "DEFAULT_TABLE", "CHECKPOINT_DIR", "TRAIN_COMMAND",
            "FORMAT_TAG", "FORMAT_VERSION", "N_LEAD_FEATURES", "N_FOLLOW_FEATURES",
            "N_LEAD_STATES", "N_FOLLOW_STATES", "N_LEAD_ACTIONS", "N_FOLLOW_ACTIONS", "LEAD_NAMES",
            "FOLLOW_NAMES"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+from collections import OrderedDict
 from pathlib import Path
 from typing import Optional, Union
 
@@ -17,6 +18,8 @@ from .abstraction import (FOLLOW, LEAD, N_FOLLOW_ACTIONS, N_FOLLOW_STATES, N_LEA
 FORMAT_TAG = "ddzlab-qlearning"
 FORMAT_VERSION = 1
 DEFAULT_TABLE = DATA_DIR / "qlearning" / "qtable.npz"
+#: the tables of notebook 04's checkpoint study (`ddzlab.qstudy`)
+CHECKPOINT_DIR = DATA_DIR / "experiments" / "04_qlearning_tables"
 TRAIN_COMMAND = ("ddzlab train qlearning --games 10000 --seed 0 --opponents split_random "
                  "--tie prior --q-init -40 --rewards outcome --rule mc --gamma 1 --alpha 0.01 "
                  "--average --caution 40 --min-visits 30 --epsilon 0.05 "
@@ -150,8 +153,9 @@ def _scalar(path: Path, data: dict, key: str, kind: type) -> object:
         raise ModelFileError(f"{path}: missing or bad {key!r}") from None
 
 
-def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
-    """The tables of a file and its other arrays (a checkpoint's training state).
+def _read(path: Path) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
+                                dict, dict[str, np.ndarray]]:
+    """A checked table file: (q_init, {"lead"/"follow": (rows, q, visits)}, meta, all arrays).
 
     Every array is checked before it is used: names, unpacked sizes, dtypes and shapes from
     the headers (nothing large is unpacked first), rows inside the tables and listed once,
@@ -180,7 +184,7 @@ def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
     q_init = _scalar(path, data, "q_init", float)
     if not abs(q_init) <= MAX_Q_ABS:
         raise ModelFileError(f"{path}: initial value q_init is {q_init}")
-    t = QTables(q_init)
+    parts = {}
     for name, n_states, n_act in (("lead", N_LEAD_STATES, N_LEAD_ACTIONS),
                                   ("follow", N_FOLLOW_STATES, N_FOLLOW_ACTIONS)):
         try:
@@ -199,23 +203,101 @@ def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
                                  f"beyond {MAX_Q_ABS:g}")
         if visits.size and (visits.min() < 0 or visits.max() > np.iinfo(np.uint32).max):
             raise ModelFileError(f"{path}: {name} visit counts outside 0..{np.iinfo(np.uint32).max}")
-        t.table(LEAD if name == "lead" else FOLLOW)[rows] = q
-        t.visits(LEAD if name == "lead" else FOLLOW)[rows] = visits
+        parts[name] = (rows.astype(np.int64), q.astype(np.float32), visits.astype(np.uint32))
     try:
-        t.meta = json.loads(str(data["meta"]))
+        meta = json.loads(str(data["meta"]))
     except (KeyError, json.JSONDecodeError, RecursionError) as e:
         raise ModelFileError(f"{path}: bad metadata ({type(e).__name__}: {e})") from None
-    if not isinstance(t.meta, dict):
-        raise ModelFileError(f"{path}: metadata is a {type(t.meta).__name__}, not an object")
+    if not isinstance(meta, dict):
+        raise ModelFileError(f"{path}: metadata is a {type(meta).__name__}, not an object")
+    return q_init, parts, meta, data
+
+
+def load_file(path: Path) -> tuple[QTables, dict[str, np.ndarray]]:
+    """The tables of a file (dense, to train on) and its other arrays (a checkpoint's
+    training state); checked as `_read` says."""
+    q_init, parts, meta, data = _read(path)
+    t = QTables(q_init)
+    for name, which in (("lead", LEAD), ("follow", FOLLOW)):
+        rows, q, visits = parts[name]
+        t.table(which)[rows] = q
+        t.visits(which)[rows] = visits
+    t.meta = meta
     return t, data
 
 
-_TABLE_CACHE: dict[tuple[str, float], QTables] = {}
+class _SparseRows:
+    """One table's stored rows; ``rows[state]`` is the state's row (the initial values
+    and zero visits for a state the run never touched)."""
+
+    __slots__ = ("states", "values", "default")
+
+    def __init__(self, states: np.ndarray, values: np.ndarray, default: np.ndarray) -> None:
+        self.states, self.values, self.default = states, values, default
+
+    def __getitem__(self, state: int) -> np.ndarray:
+        i = int(np.searchsorted(self.states, state))
+        if i < len(self.states) and self.states[i] == state:
+            return self.values[i]
+        return self.default
+
+    def __len__(self) -> int:
+        return len(self.states)
 
 
-def load_tables(path: Union[str, Path, None] = None) -> QTables:
-    """The tables in ``path`` (default `DEFAULT_TABLE`), cached per file and mtime; a
-    missing default table raises `ModelFileError` naming the command that makes it."""
+class SparseTables:
+    """A saved table to play with, read-only, in the sparse form it is stored in: the rows
+    of the states its run touched (kilobytes to a few MB, where `QTables` allocates
+    170 MB), so that one process can hold the dozens of tables an experiment compares.
+    ``table(which)[state]`` and ``visits(which)[state]`` read as `QTables`'."""
+
+    def __init__(self, q_init: float, parts: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]],
+                 meta: dict) -> None:
+        self.q_init, self.meta = float(q_init), meta
+        self._q, self._n = {}, {}
+        for name, which, n_act in (("lead", LEAD, N_LEAD_ACTIONS),
+                                   ("follow", FOLLOW, N_FOLLOW_ACTIONS)):
+            rows, q, visits = parts[name]
+            order = np.argsort(rows, kind="stable")       # binary search needs sorted rows
+            rows, q, visits = rows[order], q[order], visits[order]
+            self._q[which] = _SparseRows(rows, q, np.full(n_act, q_init, np.float32))
+            self._n[which] = _SparseRows(rows, visits, np.zeros(n_act, np.uint32))
+        for part in (*self._q.values(), *self._n.values()):
+            part.values.setflags(write=False)
+            part.default.setflags(write=False)
+
+    @classmethod
+    def empty(cls, q_init: float = 0.0, meta: Optional[dict] = None) -> "SparseTables":
+        """A table no run has touched (with ``meta={"config": {"tie": "prior"}}`` it plays
+        the untrained prior)."""
+        none = (np.zeros(0, np.int64), np.zeros((0, N_LEAD_ACTIONS), np.float32),
+                np.zeros((0, N_LEAD_ACTIONS), np.uint32))
+        few = (none[0], np.zeros((0, N_FOLLOW_ACTIONS), np.float32),
+               np.zeros((0, N_FOLLOW_ACTIONS), np.uint32))
+        return cls(q_init, {"lead": none, "follow": few}, dict(meta or {}))
+
+    def table(self, which: int) -> _SparseRows:
+        return self._q[which]
+
+    def visits(self, which: int) -> _SparseRows:
+        return self._n[which]
+
+    def coverage(self) -> dict[str, float]:
+        """Share of each table's states visited at least once."""
+        out = {}
+        for name, which, n in (("lead", LEAD, N_LEAD_STATES), ("follow", FOLLOW, N_FOLLOW_STATES)):
+            out[name] = float(np.count_nonzero(self._n[which].values.any(axis=1))) / n
+        return out
+
+
+_TABLE_CACHE: "OrderedDict[tuple[str, float], SparseTables]" = OrderedDict()
+CACHE_TABLES = 256    # tables kept in memory per process (an experiment's grid interleaves them)
+
+
+def load_tables(path: Union[str, Path, None] = None) -> SparseTables:
+    """The tables in ``path`` (default `DEFAULT_TABLE`) to play with (`SparseTables`),
+    cached per file and mtime; a missing default table raises `ModelFileError` naming the
+    command that makes it."""
     p = Path(path) if path is not None else DEFAULT_TABLE
     if not p.exists():
         hint = f"; make it with:  {TRAIN_COMMAND}" if path is None else ""
@@ -223,9 +305,22 @@ def load_tables(path: Union[str, Path, None] = None) -> QTables:
     key = (str(p.resolve()), p.stat().st_mtime)
     t = _TABLE_CACHE.get(key)
     if t is None:
-        t = QTables.load(p)
-        _TABLE_CACHE.clear()
-        _TABLE_CACHE[key] = t
+        q_init, parts, meta, _ = _read(p)
+        t = _TABLE_CACHE[key] = SparseTables(q_init, parts, meta)
+        while len(_TABLE_CACHE) > CACHE_TABLES:
+            _TABLE_CACHE.popitem(last=False)
+    else:
+        _TABLE_CACHE.move_to_end(key)
     return t
 
 
+def checkpoint_file(name: str) -> Path:
+    """The file of a checkpoint of notebook 04's study by name (``split_random-s0-10000``,
+    `ddzlab.qstudy`); a missing one raises `ModelFileError` naming the command that makes it."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ModelFileError(f"checkpoint {name!r}: give a name such as 'split_random-s0-10000'")
+    path = CHECKPOINT_DIR / f"{name}.npz"
+    if not path.exists():
+        raise ModelFileError(f"no checkpoint {name!r} in {CHECKPOINT_DIR}; make the study's "
+                             "tables with:  ddzlab train qstudy  (deterministic, resumable)")
+    return path
