@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pinned versions (the committed figures and numbers depend on them); CONSTRAINTS= to install unpinned
 CONSTRAINTS ?= constraints.txt
 
-.PHONY: setup report report-full lint test bench clean browser screenshot constraints
+.PHONY: setup report report-full lint test bench clean browser screenshot constraints mutation
 CHROMIUM ?= /usr/bin/chromium
 
 setup: $(STAMP)
@@ -34,7 +34,8 @@ lint: setup
 
 test: setup lint
 	@test -x $(CHROMIUM) || echo "NOTE: no Chromium at $(CHROMIUM): the browser test will fail; run 'make browser' (apt-get install -y chromium, as root)"
-	DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
+	# the peers (douzero, rlcard) are installed by setup: a missing one fails the run, never skips
+	DDZLAB_REQUIRE_PEERS=1 DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
 
 # the Chromium that tests/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
 browser:
@@ -44,6 +45,14 @@ browser:
 # figures/00_hand_inspector.png: the browser test at report scale (needs Chromium)
 screenshot: setup browser
 	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/test_widgets_browser.py
+
+# mutation testing of determinize, agents/, arena, records, stats (pyproject [tool.mutmut]);
+# not in CI: hours on 2 cores. Niced, resumable (mutmut keeps its state in mutants/).
+# `make mutation ARGS="ddzlab.records*"` runs the mutants of one module; scores: tests/MUTATION.md
+mutation: setup
+	$(BIN)/pip install -q "mutmut==3.8.1"
+	DDZLAB_SCALE=test MPLBACKEND=Agg nice -n 15 $(BIN)/mutmut run --max-children 1 $(ARGS)
+	$(BIN)/mutmut results > mutants/results.txt; tail -5 mutants/results.txt
 
 bench: setup
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

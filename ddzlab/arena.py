@@ -34,6 +34,7 @@ agent spends per move:
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import zlib
@@ -71,6 +72,17 @@ TOURNAMENT_COLUMNS = ["a", "b", "role", "games", "deals", "WP", "WP_lo", "WP_hi"
 
 class ArenaError(DdzError):
     """A bad arena argument: too few or duplicate agents, no deals, fewer than one job."""
+
+
+#: the joblib backends a run may name (``dask`` needs the dask extra)
+BACKENDS = ("loky", "multiprocessing", "threading", "sequential", "dask")
+
+
+def _check_run(n_jobs: Any, backend: Optional[str]) -> None:
+    if not isinstance(n_jobs, int) or isinstance(n_jobs, bool) or n_jobs < 1:
+        raise ArenaError(f"n_jobs must be a whole number of at least 1, got {n_jobs!r}")
+    if backend is not None and backend not in BACKENDS:
+        raise ArenaError(f"unknown backend {backend!r}; one of {', '.join(BACKENDS)}")
 
 
 class ResultsFileError(DdzError):
@@ -172,13 +184,34 @@ def _chunks(items: list, n_jobs: int, backend: Optional[str],
 
 
 def _record_writer(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
-                   agents: list[str], seed: int, source: str) -> Optional[RecordWriter]:
+                   agents: list[str], seed: int, source: str,
+                   keep: Optional[Any] = None) -> Optional[RecordWriter]:
     """The game-record writer of a run (None without ``record``); a run that does not resume
-    from a results file starts a fresh record."""
+    from a results file starts a fresh record. A resumed run first drops the record's games
+    that ``keep(game line)`` rejects (deals the results file does not hold complete, which
+    are played again) and a last line cut short, so no game is recorded twice."""
     if record is None:
         return None
-    if results is None and Path(record).exists():
-        Path(record).unlink()
+    path = Path(record)
+    if results is None and path.exists():
+        path.unlink()
+    elif keep is not None and path.is_file() and path.stat().st_size > 0:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = text.split("\n")
+        lines = lines[:-1]                     # the last is empty, or cut short by a crash
+        kept = lines[:1]
+        for line in lines[1:]:
+            try:
+                game = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
+                kept.append(line)              # RecordWriter refuses it, naming the line
+                continue
+            if not isinstance(game, dict) or keep(game):
+                kept.append(line)
+        if kept != lines or text.split("\n")[-1]:
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+            os.replace(tmp, path)
     return RecordWriter(record, rules=rules, agents=agents, seed=seed, source=source)
 
 
@@ -205,14 +238,18 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     (a record of another duel is refused), else written afresh.
     """
     rules = get_rules(rules)
+    _check_run(n_jobs, backend)
     deal_list = _as_deals(deals, rules, seed)
+    if not deal_list:
+        raise ArenaError("a duel needs at least one deal, got an empty deal list")
     meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed,
             "deals": _deal_set_id(deal_list)}      # other or more deals: refused, not mixed in
     rows, sink = _results_sink(results, meta)
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
     chunks = _chunks(indexed, n_jobs, backend, chunk_size)
-    writer = _record_writer(record, results, rules, [meta["a"], meta["b"]], seed, "duel")
+    writer = _record_writer(record, results, rules, [meta["a"], meta["b"]], seed, "duel",
+                            keep=lambda g: g.get("deal_no") in done)
     parts: Iterable = run_chunks(partial(_play_chunk, portable_spec(agent_a), portable_spec(agent_b),
                                          rules=rules, seed=seed,
                                          record=writer is not None),
@@ -234,6 +271,95 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     return df.sort_values(["deal", "a_landlord"], ascending=[True, False]).reset_index(drop=True)
 
 
+#: how each results column is written and checked: (parse, lowest, highest)
+_INT, _BOOL, _SECS = "int", "bool", "seconds"
+_COLUMN_KIND = {"deal": _INT, "a_landlord": _BOOL, "landlord_won": _BOOL, "a_won": _BOOL,
+                "bombs": _INT, "a_points": _INT, "moves": _INT, "a_seconds": _SECS,
+                "a_moves": _INT, "b_seconds": _SECS, "b_moves": _INT}
+#: a game has at most this many moves and bombs (a 55-card deck, every card a move)
+_MAX_MOVES, _MAX_BOMBS = 1000, 20
+
+
+def _cell(value: str, kind: str, name: str, where: str) -> Any:
+    if kind == _BOOL:
+        if value not in ("True", "False"):
+            raise ValueError(f"{where}: {name}={value!r} is not True or False")
+        return value == "True"
+    try:
+        x = int(value) if kind == _INT else float(value)
+    except ValueError:
+        raise ValueError(f"{where}: {name}={value!r} is not a number") from None
+    if kind == _SECS and not 0 <= x < 1e7:          # NaN fails this too
+        raise ValueError(f"{where}: {name}={value!r} is not a time in seconds")
+    return x
+
+
+def _check_row(row: tuple, columns: Sequence[str], n_deals: int, where: str) -> None:
+    """A game row's own consistency: deal inside the deal set, winners and points agreeing."""
+    r = dict(zip(columns, row))
+    if not 0 <= r["deal"] < n_deals:
+        raise ValueError(f"{where}: deal {r['deal']} is outside the {n_deals} deals of this run")
+    if not 0 <= r["bombs"] <= _MAX_BOMBS or not 1 <= r["moves"] <= _MAX_MOVES:
+        raise ValueError(f"{where}: bombs={r['bombs']}, moves={r['moves']} cannot be one game's")
+    if r["a_won"] != (r["landlord_won"] == r["a_landlord"]):
+        raise ValueError(f"{where}: a_won={r['a_won']} contradicts landlord_won and a_landlord")
+    if r["a_points"] != (1 << r["bombs"]) * (1 if r["a_won"] else -1):
+        raise ValueError(f"{where}: a_points={r['a_points']} is not ±2^bombs of the winner")
+    for side in ("a_moves", "b_moves"):
+        if side in r and not 0 <= r[side] <= r["moves"]:
+            raise ValueError(f"{where}: {side}={r[side]} outside 0..moves")
+
+
+def _read_results(path: Path, header: list[str], columns: Sequence[str], meta: dict,
+                  key: Sequence[str], what: str, error: type) -> tuple[list[tuple], list[str]]:
+    """The complete deals' rows of a results file, and the file's lines to keep.
+
+    A last line without its newline (a crash cut it) is dropped with a warning; any other
+    bad line raises ``error`` naming the line. Rows of a deal whose two halves are not both
+    there are dropped too (that deal is replayed), so a file never collects orphans."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{path}: not a {what} results file (not UTF-8 text)") from None
+    lines = text.split("\n")
+    if lines[-1]:
+        import warnings
+        warnings.warn(f"{path}: the last line was cut short (an interrupted write): dropped, "
+                      "its deal is replayed", stacklevel=3)
+    lines = lines[:-1]
+    if not lines or lines[0].split(",") != header:
+        raise error(f"{path}: not a {what} results file (first line {lines[0][:120] if lines else ''!r})")
+    n_deals = int(str(meta["deals"]).split(":")[0])
+    parsed: list[tuple] = []
+    halves: dict[tuple, list[int]] = {}
+    for lineno, line in enumerate(lines[1:], start=2):
+        where = f"{path}:{lineno}"
+        cells = next(csv.reader([line]))
+        if len(cells) != len(header):
+            raise error(f"{where}: {len(cells)} fields, a {what} results row has {len(header)}")
+        for name, value in zip(meta, cells[len(columns):]):
+            if value != str(meta[name]):
+                raise error(f"{path} holds another {what} ({name}={value!r}, this one has "
+                            f"{str(meta[name])!r}); use another file")
+        try:
+            row = tuple(_cell(v, _COLUMN_KIND[c], c, where) if c in _COLUMN_KIND else v
+                        for c, v in zip(columns, cells))
+            _check_row(row, columns, n_deals, where)
+        except ValueError as e:
+            raise error(f"{e}; the file is damaged: repair or delete that line") from None
+        k = tuple(row[columns.index(c)] for c in key)
+        half = 0 if row[columns.index("a_landlord")] else 1
+        if half in halves.setdefault(k, []):
+            raise error(f"{where}: a second row of {dict(zip(key, k))} with a_landlord="
+                        f"{half == 0}: the file is damaged")
+        halves[k].append(half)
+        parsed.append(row)
+    keep = [i for i, row in enumerate(parsed)
+            if len(halves[tuple(row[columns.index(c)] for c in key)]) == 2]
+    return [parsed[i] for i in keep], [lines[0]] + [lines[i + 1] for i in keep]
+
+
 def _results_sink(path: Union[str, Path, None], meta: dict, columns: Sequence[str] = GAME_COLUMNS,
                   key: Sequence[str] = ("deal",), text: Sequence[str] = (), what: str = "duel",
                   error: type = DuelResultsError) -> tuple[list[tuple], Any]:
@@ -241,24 +367,22 @@ def _results_sink(path: Union[str, Path, None], meta: dict, columns: Sequence[st
     and appended to the file, flushed, when there is one).
 
     Every row of the file carries ``meta`` (what identifies the run); a file with other
-    values raises ``error``. Rows are kept only when both halves of their deal (the rows
-    sharing ``key``) were written. ``text`` names columns read as strings."""
+    values raises ``error``. Every row is checked (types, ranges, points against bombs and
+    winner; `_read_results`); rows are kept only when both halves of their deal (the rows
+    sharing ``key``) were written, and the file is rewritten without the others, so the
+    replayed deal is not counted twice. ``text`` names columns kept as strings."""
     rows: list[tuple] = []
     if path is None:
         return rows, rows.extend
     path = Path(path)
     header = list(columns) + list(meta)
+    if path.is_dir():
+        raise error(f"{path} is a folder; --results takes a CSV file name")
     if path.exists() and path.stat().st_size > 0:
-        old = pd.read_csv(path, dtype={c: str for c in (*text, *meta)})
-        if list(old.columns) != header:
-            raise error(f"{path}: not a {what} results file (columns {list(old.columns)})")
-        for name, value in meta.items():
-            other = old[old[name] != str(value)]
-            if len(other):
-                raise error(f"{path} holds another {what} ({name}={other[name].iloc[0]!r}, "
-                            f"this one has {str(value)!r}); use another file")
-        complete = old.groupby(list(key)).deal.transform("size") == 2   # both halves written
-        rows = [tuple(r) for r in old.loc[complete, list(columns)].itertuples(index=False)]
+        rows, lines = _read_results(path, header, columns, meta, key, what, error)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("".join(line + "\n" for line in lines))
+        os.replace(tmp, path)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(",".join(header) + "\n")
@@ -446,8 +570,7 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     rules = get_rules(rules)
     if isinstance(deals, int) and deals < 1:
         raise ArenaError(f"a tournament needs at least one deal, got {deals}")
-    if not isinstance(n_jobs, int) or n_jobs < 1:
-        raise ArenaError(f"n_jobs must be a whole number of at least 1, got {n_jobs!r}")
+    _check_run(n_jobs, backend)
     if scheduler is not None and backend not in (None, "dask"):
         raise ArenaError(f"scheduler={scheduler!r} runs on dask; it cannot use backend={backend!r}")
     deal_list = _as_deals(deals, rules, seed)
@@ -465,7 +588,8 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     if scheduler is not None:
         client, backend = _connect(scheduler), "dask"
     chunks = _chunks(items, n_jobs, backend, chunk_size)
-    writer = _record_writer(record, results, rules, labels, seed, "tournament")
+    writer = _record_writer(record, results, rules, labels, seed, "tournament",
+                            keep=lambda g: (g.get("a"), g.get("b"), g.get("deal_no")) in done)
     func = partial(_play_pairs_chunk, tuple((label, portable_spec(spec)) for label, spec in entrants),
                    rules=rules, seed=seed,
                    record=writer is not None)
@@ -503,16 +627,35 @@ SCHEDULER_TIMEOUT = 20        # seconds to wait for a dask scheduler
 
 
 def _connect(address: str) -> Any:
-    """A dask.distributed ``Client`` on an existing scheduler (the default client while open)."""
+    """A dask.distributed ``Client`` on an existing scheduler (the default client while open).
+
+    The connection is made in a helper thread and abandoned after `SCHEDULER_TIMEOUT`
+    seconds (plus a grace period): a program that is not a dask scheduler but accepts the
+    connection and never answers made ``Client(timeout=...)`` wait forever."""
     try:
         from dask.distributed import Client
     except ImportError:
         raise ArenaError("running on a dask scheduler needs dask.distributed: "
                          "pip install 'ddzlab[dask]'") from None
-    try:
-        return Client(address, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise ArenaError(f"cannot reach the dask scheduler at {address!r}: {e}") from None
+    import threading
+    out: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            out["client"] = Client(address, timeout=SCHEDULER_TIMEOUT)
+        except BaseException as e:  # noqa: BLE001 - any failure is reported below
+            out["error"] = e
+    t = threading.Thread(target=connect, name="ddzlab-connect", daemon=True)
+    t.start()
+    t.join(SCHEDULER_TIMEOUT + 5)
+    if t.is_alive():
+        raise ArenaError(f"no dask scheduler answered at {address!r} within "
+                         f"{SCHEDULER_TIMEOUT + 5} s (is another program listening there?)")
+    if "error" in out:
+        e = out["error"]
+        raise ArenaError(f"cannot reach the dask scheduler at {address!r}: "
+                         f"{type(e).__name__}: {str(e)[:200]}") from None
+    return out["client"]
 
 
 def _mirrored(games: pd.DataFrame) -> pd.DataFrame:

@@ -24,6 +24,7 @@ a hand stays one integer; `unpack` lists the 15 real ranks only (read ``F`` with
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from typing import Union
 
@@ -90,6 +91,10 @@ def parse_counts(text: str) -> list[int]:
 def pack(counts: Iterable[int]) -> int:
     """Pack per-rank counts into the 4-bit-per-rank integer, checking the deck limits."""
     bits = 0
+    try:
+        counts = [c if type(c) is int else operator.index(c) for c in counts]
+    except TypeError:
+        raise CardError(f"cards are card text or per-rank counts (integers), not {counts!r}") from None
     for r, c in enumerate(counts):
         if r >= N_SLOTS:
             raise CardError(f"too many ranks: a count vector has {N_RANKS} entries (16 with F)")

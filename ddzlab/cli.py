@@ -61,6 +61,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    """argparse type: a seed, a whole number ≥ 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number of at least 0, not {value}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     """argparse type: a number > 0."""
     try:
@@ -465,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--agents", nargs="*", default=["greedy"],
                     help="agent specs for the other seats: one for all, or one per seat "
                          "(`ddzlab agents` lists them; default greedy)")
-    sp.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
+    sp.add_argument("--seed", type=_seed, default=None, help="seed of the deal and the agents")
     sp.add_argument("--rules", default="standard", help=rules_help)
     sp.add_argument("--landlord", type=int, default=None,
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
@@ -482,7 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--deals", type=_positive_int, default=1000,
                     help="number of deals generated from --seed")
     sd.add_argument("--deal-file", default=None, help="read deals from this file instead")
-    sd.add_argument("--seed", type=int, default=0)
+    sd.add_argument("--seed", type=_seed, default=0)
     sd.add_argument("--rules", default="standard", help=rules_help)
     sd.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
     sd.add_argument("--backend", default=None, help="joblib backend, e.g. dask")
@@ -498,7 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--deals", type=_positive_int, default=200,
                     help="number of deals generated from --seed (default 200)")
     sn.add_argument("--deal-file", default=None, help="read deals from this file instead")
-    sn.add_argument("--seed", type=int, default=0)
+    sn.add_argument("--seed", type=_seed, default=0)
     sn.add_argument("--rules", default="standard", help=rules_help)
     sn.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
     sn.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -563,16 +574,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
          stdout: Optional[TextIO] = None) -> int:
     """Entry point of the ``ddzlab`` console script; returns the exit code."""
-    args = build_parser().parse_args(argv)
-    inp = stdin or sys.stdin
-    out = stdout or sys.stdout
+    command = "ddzlab"
     try:
-        return args.func(args, inp, out)
+        args = build_parser().parse_args(argv)   # imports every agent: can take a second
+        command = f"ddzlab {args.command}"
+        return args.func(args, stdin or sys.stdin, stdout or sys.stdout)
     except DdzError as e:                  # every ddzlab error, AgentError included
-        print(f"ddzlab {args.command}: error: {e}", file=sys.stderr)
+        print(f"{command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"\nddzlab {args.command}: interrupted", file=sys.stderr)
+        print(f"\n{command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:         # the reader went away (`ddzlab solve ... | head`): stop quietly
         try:
@@ -581,6 +592,10 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None,
         except (OSError, ValueError):
             pass
         return 0
+    except OSError as e:                   # a file that cannot be read or written
+        where = f" {e.filename}" if e.filename else ""
+        print(f"{command}: error: cannot use{where}: {e.strerror or e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

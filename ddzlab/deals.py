@@ -32,7 +32,7 @@ import numpy as np
 
 from .cards import N_SLOTS, SLOT_CHARS, Hand, bits_size, format_bits, pack, parse_counts, shuffled
 from .config import DEALS_DIR
-from .errors import CardError, DealFileError, RulesError
+from .errors import CardError, DealFileError, RulesError, SeedError
 from .rules import STANDARD, Rules, get_rules
 
 SeedLike = Union[None, int, np.random.Generator, np.random.SeedSequence]
@@ -42,6 +42,8 @@ def as_rng(seed: SeedLike) -> np.random.Generator:
     """A numpy Generator from a seed, a SeedSequence or an existing Generator (returned as is)."""
     if isinstance(seed, np.random.Generator):
         return seed
+    if isinstance(seed, (bool, float, str)) or (isinstance(seed, (int, np.integer)) and seed < 0):
+        raise SeedError(f"a seed is a whole number of at least 0 (or a SeedSequence), not {seed!r}")
     return np.random.default_rng(seed)
 
 
@@ -130,6 +132,7 @@ def deal_cards(rules: Rules = STANDARD, rng: SeedLike = None, players: Optional[
     there is no kitty and the remaining cards stay undealt.
     """
     rng = as_rng(rng)
+    rules = get_rules(rules)
     players = rules.players if players is None else players
     size = rules.hand_size if hand_size is None else hand_size
     if players * size > rules.deck_size:
@@ -144,8 +147,10 @@ def deal_cards(rules: Rules = STANDARD, rng: SeedLike = None, players: Optional[
 
 def generate_deals(n: int, seed: SeedLike = 0, rules: Rules = STANDARD,
                    players: Optional[int] = None) -> list[Deal]:
-    """``n`` random deals drawn from one generator seeded by ``seed`` (reproducible)."""
+    """``n`` random deals drawn from one generator seeded by ``seed`` (reproducible);
+    ``rules`` may be a rule set's name."""
     rng = as_rng(seed)
+    rules = get_rules(rules)
     return [deal_cards(rules, rng, players) for _ in range(n)]
 
 
@@ -227,7 +232,10 @@ def read_deals(path: Union[str, Path], rules: Union[Rules, str, None] = None,
         raise DealFileError(f"cannot read deal file {path}: {e.strerror}") from None
     except UnicodeDecodeError:
         raise DealFileError(f"{path} is not a UTF-8 text file") from None
-    return parse_deals(text, rules, players, source=str(path))
+    deals = parse_deals(text, rules, players, source=str(path))
+    if not deals:
+        raise DealFileError(f"deal file {path} holds no deals")
+    return deals
 
 
 __all__ = ["Deal", "SeedLike", "as_rng", "deal_cards", "generate_deals", "swap_flower", "write_deals",

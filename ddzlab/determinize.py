@@ -14,8 +14,12 @@ Where the unknown cards go is a `Guesser`'s choice (a small protocol, pluggable)
   opponent has played a rank of which the two opponents held all four copies, the copies
   still unseen go to the *other* opponent with probability ``p`` (0.8);
 * `PolicyGuesser`: importance resampling. It draws ``candidates`` deals from a base
-  guesser, weights each by how likely the other seats' observed plays were under a given
+  guesser, weights each by how likely the opponents' observed plays were under a given
   policy (an agent, or a function giving move probabilities), and picks one by weight.
+  A farmer's partner is not modelled by that policy unless asked (see the class);
+* `NoisyOracleGuesser`: a study's yardstick, not a fair guesser: it is shown the true deal
+  and places each hidden card with its true holder with probability ``q``, the rest as the
+  uniform guesser would (``q = 1`` is the true deal; accuracy against WP in notebook 05).
 
 Holders are seats, plus `REST` for cards no seat holds: the kitty during bidding, the
 undealt cards of a two-player game.
@@ -158,28 +162,54 @@ class BombGuesser:
 Policy = Union[Any, Callable[[Observation], Sequence[float]]]
 
 
+def partner_of(obs: Observation) -> Optional[int]:
+    """The observer's partner: the other farmer when ``obs.seat`` is a farmer of a
+    three-player game whose landlord is known, else None."""
+    if obs.players != 3 or obs.landlord is None or obs.landlord == obs.seat:
+        return None
+    return 3 - obs.seat - obs.landlord
+
+
 class PolicyGuesser:
     """Importance resampling: deals weighted by how likely the observed plays were.
 
     For an observation it draws ``candidates`` deals from ``base`` (uniform by default),
     replays the game from the start of play in each, and multiplies, over every move the
-    *other* seats made, the policy's probability of that move. An agent's choice counts
+    *modelled* seats made, the policy's probability of that move. An agent's choice counts
     as probability ``1 - eps`` (the rest spread over the other legal moves), so a deal in
     which it would have played otherwise is unlikely but never impossible. Each `guess`
     then picks one candidate by weight. The candidates and weights are built once per
     observation (cached for the last one), so many guesses for one decision are cheap.
-    ``ess`` is the effective sample size of the last pool (1..candidates).
+    ``ess`` is the effective sample size of the last pool (1..candidates),
+    ``(Σw)² / Σw²``; ``ess_log`` keeps it for every pool built.
+
+    **The partner.** The posterior of the hidden cards is the prior times, for every
+    other seat's play, the probability *that seat's own policy* gave the play. For the
+    opponents ``policy`` is the model under study. A farmer's partner is not an opponent:
+    in a search agent's games it is another copy of the searcher, whose move probabilities
+    cannot be evaluated (and are not ``policy``'s: a search departs from the greedy choice
+    exactly where it finds better). Scoring its plays with ``policy`` would reward deals
+    in which the partner's search move happens to look greedy, evidence that is wrong by
+    construction. ``partner="skip"`` (the default) gives the partner's plays likelihood 1:
+    they still constrain the deal (the cards it played are gone, its count is exact) but
+    carry no behavioural evidence: information dropped, none invented. ``partner="same"``
+    scores them with ``policy`` (right when the partner really plays ``policy``, e.g. the
+    greedy self-play of a guessing study); any other policy may be given for the partner.
     """
 
     name = "policy"
 
     def __init__(self, policy: Policy, candidates: int = 32, base: Optional[Guesser] = None,
-                 eps: float = 0.1) -> None:
+                 eps: float = 0.1, partner: Union[str, Policy] = "skip") -> None:
         if candidates < 1:
             raise DeterminizeError(f"candidates={candidates}: need at least one")
         if not 0 < eps < 1:
             raise DeterminizeError(f"eps={eps} must lie strictly between 0 and 1")
+        if isinstance(partner, str) and partner not in ("skip", "same"):
+            raise DeterminizeError(f"partner={partner!r}: 'skip', 'same' or a policy")
         self.policy = policy
+        self.partner = partner
+        self.ess_log: list[float] = []
         self.candidates = candidates
         self.base = base if base is not None else UniformGuesser()
         self.eps = eps
@@ -188,30 +218,36 @@ class PolicyGuesser:
         self._pool: list[dict[int, int]] = []
         self._weights = np.ones(1)
 
-    def _prob(self, obs: Observation, move: Move) -> float:
+    def _prob(self, obs: Observation, move: Move, policy: Policy = None) -> float:
+        policy = self.policy if policy is None else policy
         legal = obs.legal_moves
         n = len(legal)
         if n <= 1:
             return 1.0
-        play = getattr(self.policy, "play", None)
+        play = getattr(policy, "play", None)
         if play is not None:
             chosen = play(obs)
             same = chosen.cards == move.cards and chosen.kind == move.kind
             return 1 - self.eps if same else self.eps / (n - 1)
-        probs = self.policy(obs)
+        probs = policy(obs)
         for m, p in zip(legal, probs):
             if m.cards == move.cards and m.kind == move.kind:
                 return max(float(p), 1e-12)
         raise DeterminizeError(f"the observed move {move} is not among the legal moves")
 
     def log_likelihood(self, obs: Observation, hidden: dict[int, int]) -> float:
-        """Log-probability, under the policy, of the other seats' plays in ``obs.history``
-        had the hidden cards been ``hidden``."""
+        """Log-probability of the other seats' plays in ``obs.history`` had the hidden cards
+        been ``hidden``: the opponents' under ``policy``, the partner's as ``partner`` says."""
         world = rebuild(obs, hidden, seed=0)
         start = Game.resume(world.deal, (), obs.bids, seed=0, **_resume_args(obs))
+        partner = partner_of(obs)
+        model = None if self.partner == "same" else self.partner
         total = 0.0
         for seat, move in obs.history:
-            if seat != obs.seat:
+            if seat == partner:
+                if model != "skip":
+                    total += math.log(self._prob(start.observation(seat), move, model))
+            elif seat != obs.seat:
                 total += math.log(self._prob(start.observation(seat), move))
             start._push(seat, move)
         return total
@@ -225,8 +261,62 @@ class PolicyGuesser:
             w /= w.sum()
             self._key, self._pool, self._weights = key, pool, w
             self.ess = float(1.0 / np.sum(w * w))
+            self.ess_log.append(self.ess)
         i = int(rng.choice(len(self._pool), p=self._weights))
         return dict(self._pool[i])
+
+
+class NoisyOracleGuesser:
+    """A yardstick: places each hidden card with its true holder with probability ``q``.
+
+    It must be shown the true game before each guess (``see(game)``; a search agent
+    forwards ``see_all_hands`` to it, as the play loop calls that for cheaters). Every
+    hidden card (each copy of a rank) is *kept* with probability ``q``, independently, and
+    goes to its true holder; the cards not kept are dealt uniformly at random into the room
+    left in each holder (its hidden count less its kept cards), exactly as `UniformGuesser`
+    deals. The guess therefore respects every public fact: each holder's count, the cards
+    played, the kitty. Its expected accuracy is ``q`` plus what the uniform deal of the
+    rest gets right by chance (tests/test_determinize.py checks the realised accuracy
+    against an independent simulation of this definition). ``q = 0`` is the uniform
+    guesser; ``q = 1`` is the true deal.
+    """
+
+    name = "oracle"
+
+    def __init__(self, q: float) -> None:
+        if not 0 <= q <= 1:
+            raise DeterminizeError(f"q={q} is not a probability")
+        self.q = float(q)
+        self._game: Optional[Game] = None
+
+    def see(self, game: Game) -> None:
+        """The true game the next guesses are made in."""
+        self._game = game.copy()
+
+    def truth(self, obs: Observation) -> dict[int, int]:
+        """The true hidden cards of each holder of `hidden_sizes` at ``obs``'s point."""
+        game = self._game
+        if game is None or len(game.history) != len(obs.history) or game.hands[obs.seat] != obs.hand.bits:
+            raise DeterminizeError("a NoisyOracleGuesser must be shown the true game (see(game)) "
+                                   "at the observation's point before it guesses")
+        known = known_cards(obs)
+        holdings = _holdings(game)
+        return {h: holdings[h] - known.get(h, 0) for h in hidden_sizes(obs)}
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        true = self.truth(obs)
+        kept = {}
+        for h, bits in true.items():
+            k = 0
+            for r in range(N_SLOTS):
+                n = (bits >> (4 * r)) & 15
+                if n:
+                    k += int(rng.binomial(n, self.q)) << (4 * r)
+            kept[h] = k
+        rest = obs.unseen.bits - sum(kept.values())
+        room = {h: bits_size(true[h]) - bits_size(kept[h]) for h in true}
+        out = deal_in_order(rest, room, rng)
+        return {h: out[h] + kept[h] for h in true}
 
 
 def _resume_args(obs: Observation) -> dict:
@@ -313,5 +403,6 @@ def guess_accuracy(obs: Observation, game: Game, world: Game) -> float:
 
 
 __all__ = ["REST", "DeterminizeError", "Guesser", "UniformGuesser", "BombGuesser", "PolicyGuesser",
+           "NoisyOracleGuesser", "partner_of",
            "Policy", "determinize", "rebuild", "known_cards", "hidden_sizes", "deal_in_order",
            "guess_accuracy"]

@@ -29,6 +29,10 @@ class DealFileError(DdzError):
     """A deal file that cannot be read: bad syntax, wrong card counts, overlapping hands."""
 
 
+class SeedError(DdzError):
+    """A seed that cannot seed a random generator (a negative number, a float, text)."""
+
+
 class ModelFileError(DdzError):
     """A saved model or table that is corrupt, truncated or made for something else."""
 

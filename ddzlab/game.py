@@ -43,7 +43,7 @@ from typing import Optional, Sequence, Union
 
 import numpy as np
 
-from .cards import Hand, bits_contain, bits_size, format_bits, missing_bits
+from .cards import N_SLOTS, Hand, bits_contain, bits_size, format_bits, missing_bits
 from .deals import Deal, SeedLike, as_rng, deal_cards
 from .errors import (AmbiguousMoveError, DealFileError, IllegalCombinationError, IllegalMoveError, OutOfTurnError,
                      RulesError)
@@ -349,6 +349,9 @@ class Game:
     def make_bid(self, value: int, seat: Optional[int] = None) -> None:
         """The seat to act bids ``value`` (1..max_bid, above the current bid) or passes (0)."""
         s = self._check_turn(seat, Phase.BIDDING, "bid")
+        if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)):
+            raise IllegalMoveError(f"a bid is an integer 0..{self.spec.max_bid}, not {value!r}")
+        value = int(value)
         if value != 0 and not self.bid < value <= self.spec.max_bid:
             raise IllegalMoveError(f"seat {s} cannot bid {value}: bid 0 (pass) or "
                                    f"{self.bid + 1}..{self.spec.max_bid}")
@@ -432,7 +435,7 @@ class Game:
         if isinstance(action, Move):
             cards = -1 if action.kind is Kind.PASS else action.cards
         elif isinstance(action, Hand):
-            cards = action.bits
+            cards = action.bits if action.bits else -1     # no cards: a pass
         else:
             raise TypeError(f"expected a Move, card text or a Hand, not {type(action).__name__}")
         if cards == -1:
@@ -549,9 +552,10 @@ class Game:
 
 
 def kitty_left(kitty: int, played: int) -> int:
-    """Kitty cards the landlord has not played yet (they are known to all)."""
+    """Kitty cards the landlord has not played yet (they are known to all), the flower
+    card ``F`` of the wildcard rules included."""
     out = 0
-    for r in range(15):
+    for r in range(N_SLOTS):
         k = (kitty >> (4 * r)) & 15
         if k:
             # suits do not matter: of a rank, at least k - played copies are still held

@@ -169,7 +169,9 @@ def game_record(game: Game, seats: Sequence[str], evals: Optional[dict] = None,
     rec = {
         "game": index, "seats": list(seats),
         "deal": {"hands": [format_bits(b) for b in game.deal.hands], "kitty": format_bits(game.deal.kitty)},
-        "first_bidder": game.spec.first_bidder, "fixed_landlord": game.spec.fixed_landlord,
+        # a game without an auction has no first bidder: 0, which the reader checks
+        "first_bidder": game.spec.first_bidder if game.spec.bidding else 0,
+        "fixed_landlord": game.spec.fixed_landlord,
         "redeals": game.redeals, "bids": bids, "landlord": game.landlord,
         "kitty": None if game.kitty is None else str(game.kitty), "moves": moves,
         "bid": game.bid if finished else None, "bombs": game.bombs if finished else None,
@@ -370,6 +372,13 @@ def _seat(value: Any, players: int, what: str) -> int:
     return value
 
 
+def _count(value: Any, what: str) -> int:
+    """A game index or redeal count: an integer 0..10^9 (not a bool, float or text)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 10**9:
+        raise RecordError(f"{what!r} must be an integer 0..10^9, not {value!r}")
+    return value
+
+
 def _eval(item: dict, what: str) -> Optional[dict]:
     ev = item.get("eval")
     if ev is not None and not isinstance(ev, dict):
@@ -405,6 +414,12 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
         game = Game(deal, rules=rules, players=players, landlord=fixed, first_bidder=first)
     except DdzError as e:
         raise RecordError(f"deal: {e}") from None
+    if not game.spec.bidding and first != 0:
+        raise RecordError(f"'first_bidder' is {first!r} in a game without an auction (must be 0)")
+    redeals = _count(obj.get("redeals", 0), "redeals")
+    if redeals and not game.spec.bidding:
+        raise RecordError(f"'redeals' is {redeals} in a game without an auction (must be 0)")
+    index = _count(obj.get("game", 0), "game")
     bids, moves = [], []
     if not isinstance(obj["bids"], list) or not isinstance(obj["moves"], list):
         raise RecordError("'bids' and 'moves' must be lists")
@@ -425,6 +440,7 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
     finished = game.phase is Phase.FINISHED
     stated = {"landlord": game.landlord, "winner": game.winner,
               "bid": game.bid if finished else None, "bombs": game.bombs if finished else None,
+              "spring": game.spring if finished else None,
               "multiplier": game.multiplier if finished else None,
               "scores": list(game.scores) if finished else None}
     if obj.get("kitty") is not None:
@@ -436,8 +452,8 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
     known = {"game", "seats", "deal", "first_bidder", "fixed_landlord", "redeals", "bids",
              "landlord", "kitty", "moves", "bid", "bombs", "spring", "multiplier", "winner", "scores"}
     return GameRecord(
-        index=int(obj.get("game", 0)), rules=rules, players=players, seats=tuple(map(str, seats)),
-        deal=deal, first_bidder=first, fixed_landlord=fixed, redeals=int(obj.get("redeals", 0)),
+        index=index, rules=rules, players=players, seats=tuple(map(str, seats)),
+        deal=deal, first_bidder=first, fixed_landlord=fixed, redeals=redeals,
         bids=tuple(bids), landlord=game.landlord, moves=tuple(moves), finished=finished,
         bid=stated["bid"], bombs=stated["bombs"], multiplier=stated["multiplier"],
         winner=game.winner, scores=None if not finished else tuple(game.scores),
@@ -455,10 +471,18 @@ def read_records(source: PathOrFile, rules: Union[Rules, str, None] = None
     if isinstance(source, (str, Path)):
         name = str(source)
         try:
-            with open(source, encoding="utf-8") as f:
-                return read_records(_Named(f.read(), name), rules)
+            with open(source, "rb") as f:
+                data = f.read()
         except FileNotFoundError:
             raise RecordError(f"{name}: no such record file") from None
+        except OSError as e:          # a folder, no permission...
+            raise RecordError(f"{name}: cannot read the record file ({e.strerror})") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data[:e.start].count(b"\n") + 1
+            raise RecordError(f"{name}:{line}: not UTF-8 text (byte {data[e.start]:#04x})") from None
+        return read_records(_Named(text, name), rules)
     name = getattr(source, "name", "<record>")
     header: Optional[RecordHeader] = None
     games: list[GameRecord] = []
@@ -470,6 +494,8 @@ def read_records(source: PathOrFile, rules: Union[Rules, str, None] = None
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise RecordError(f"{where}: not valid JSON ({e.msg}, column {e.colno})") from None
+        except RecursionError:
+            raise RecordError(f"{where}: JSON nested too deeply") from None
         if header is None:
             header = read_header_dict(obj, where, rules)
             continue

@@ -250,6 +250,8 @@ def get_rules(name: str | Rules) -> Rules:
     """Look a rule set up by name (``standard``, ``mini``, ``homework``, ``wildcard``)."""
     if isinstance(name, Rules):
         return name
+    if not isinstance(name, str):
+        raise RulesError(f"a rule set is a Rules object or a name, not {name!r}")
     try:
         return RULESETS[name.lower()]
     except KeyError:

@@ -325,3 +325,30 @@ def test_fixed_landlord_win_rates_match_rlcards():
     assert lo <= 0.93 <= hi, (lo, hi)
     lo, hi = wilson(int(random_lord.landlord_won.sum()), len(random_lord))
     assert lo <= 0.047 <= hi, (lo, hi)
+
+
+def test_threads_give_the_sequential_games_and_leave_rlcards_module_as_it_was():
+    """Four threads playing rulev1 games with forced thread switches: the same games as one
+    after another, and RLCard's module sees plain numpy afterwards (issue 22 item 7: one
+    agent's RNG used to stay installed, and 1 game in 600 differed)."""
+    import threading
+    deals = generate_deals(24, seed=9)
+
+    def game(i):
+        agents = [make_agent("rulev1", seed=7 * i + s) for s in range(3)]
+        return [str(m) for _, m in play_game(Game(deals[i], landlord=0), agents).history]
+    sequential = [game(i) for i in range(len(deals))]
+    threaded: dict[int, list] = {}
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        workers = [threading.Thread(target=lambda k=k: threaded.update(
+            {i: game(i) for i in range(k, len(deals), 4)})) for k in range(4)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert [threaded[i] for i in range(len(deals))] == sequential
+    assert rulev1._tables().module.np is np

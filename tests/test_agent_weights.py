@@ -250,3 +250,23 @@ def test_train_weights_is_seeded_and_writes_loadable_weights(tmp_path, capsys):
     assert res["weights"] in (RuleWeights(), RuleWeights.from_dict(
         max(res["trials"], key=lambda t: t[1])[0]))
     assert RuleWeights.from_dict(outs[0]) == res["weights"]
+
+
+def test_spare_partner_holds_at_exactly_partner_out_cards():
+    """The rule's boundary, from its definition: a farmer never beats its partner who has
+    ``partner_out`` cards *or fewer*. Landlord leads 44, the partner (seat 1) answers 66
+    and holds 15 cards: with partner_out=15 seat 2 passes; with 14 the rule's clean-play
+    branch (gain threshold switched off) beats it with the best pair."""
+    deal = generate_deals(1, seed=7)[0]
+    game = Game(deal, landlord=0)
+    game.play("44")
+    game.play("66")
+    obs = game.observation(2)
+    assert obs.cards_left[1] == 15 and obs.last_seat == 1
+    loose = dataclasses.replace(RuleWeights(), partner_gain=-1e6, partner_max_rank=14,
+                                gate_ranks=(14, 14))
+    at = WeightsAgent(dataclasses.replace(loose, partner_out=15)).explain(obs)
+    assert (at.rule, at.move) == ("spare_partner", PASS)
+    above = WeightsAgent(dataclasses.replace(loose, partner_out=14)).explain(obs)
+    assert above.rule == "spare_partner" and above.move.kind.name == "PAIR"
+    assert above.move.rank > detect("66").rank

@@ -178,8 +178,8 @@ def test_duel_resumes_from_its_results_file(tmp_path):
     path.write_text("\n".join(lines[:1 + 8 + 1]) + "\n")    # "interrupted" after 4 deals and a half
     resumed = duel_games("random", "smallest", deals, progress=False, results=path)
     assert resumed.equals(full)
-    # deals 4 and 5 were played again; the orphan half of deal 4 stays but is never read
-    assert len(path.read_text().splitlines()) == 1 + 9 + 4
+    # deals 4 and 5 were played again; the orphan half of deal 4 was dropped from the file
+    assert len(path.read_text().splitlines()) == 1 + 8 + 4
     # nothing left to play: a rerun reads the file and builds no agent
     counter = CountingSmallest()
     CountingSmallest.built = 0
@@ -232,3 +232,73 @@ def test_parallel_duel_saves_results_in_small_chunks(tmp_path, monkeypatch):
     duel_games("random", "smallest", generate_deals(60, seed=1), n_jobs=2, progress=False,
                results=tmp_path / "d.csv")
     assert sum(seen) == 60 and max(seen) <= arena.MAX_CHUNK
+
+
+def _duel_file(tmp_path, n=4):
+    deals = generate_deals(n, seed=4)
+    path = tmp_path / "duel.csv"
+    full = duel_games("random", "smallest", deals, progress=False, results=path)
+    return deals, path, full, path.read_text().splitlines()
+
+
+def test_a_results_line_cut_by_a_crash_is_dropped_and_the_duel_resumes(tmp_path):
+    deals, path, full, lines = _duel_file(tmp_path)
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:7])       # cut mid-row
+    with pytest.warns(UserWarning, match="last line was cut short"):
+        resumed = duel_games("random", "smallest", deals, progress=False, results=path)
+    assert resumed.equals(full)
+    assert path.read_text().splitlines() == lines        # deal 3 replayed once, not twice
+
+
+@pytest.mark.parametrize("edit, problem", [
+    (lambda c: c.__setitem__(0, "x"), r"duel.csv:3: deal='x' is not a number"),
+    (lambda c: c.__setitem__(0, "99"), r"duel.csv:3: deal 99 is outside the 4 deals"),
+    (lambda c: c.__setitem__(5, "nan"), r"duel.csv:3: a_points='nan' is not a number"),
+    (lambda c: c.__setitem__(5, "1e308"), r"duel.csv:3: a_points='1e308' is not a number"),
+    (lambda c: c.__setitem__(5, str(-int(c[5]))), r"duel.csv:3: a_points=.* is not ±2\^bombs"),
+    (lambda c: c.__setitem__(3, str(c[3] != "True")), r"duel.csv:3: a_won=.* contradicts"),
+    (lambda c: c.__setitem__(1, "yes"), r"duel.csv:3: a_landlord='yes' is not True or False"),
+    (lambda c: c.__setitem__(6, "0"), r"duel.csv:3: bombs=.*, moves=0 cannot be"),
+    (lambda c: c.__setitem__(4, "64"), r"duel.csv:3: bombs=64"),
+    (lambda c: c.pop(), r"duel.csv:3: 11 fields, a duel results row has 12"),
+])
+def test_a_garbled_results_row_is_refused_with_its_line(tmp_path, edit, problem):
+    from ddzlab.arena import DuelResultsError
+    deals, path, full, lines = _duel_file(tmp_path)
+    cells = lines[2].split(",")
+    edit(cells)
+    path.write_text("\n".join(lines[:2] + [",".join(cells)] + lines[3:]) + "\n")
+    before = path.read_text()
+    with pytest.raises(DuelResultsError, match=problem):
+        duel_games("random", "smallest", deals, progress=False, results=path)
+    assert path.read_text() == before                    # a refused file is left as it was
+
+
+def test_a_duplicated_results_row_and_a_folder_are_refused(tmp_path):
+    from ddzlab.arena import DuelResultsError
+    deals, path, full, lines = _duel_file(tmp_path)
+    path.write_text("\n".join(lines + [lines[3]]) + "\n")
+    with pytest.raises(DuelResultsError, match=r"duel.csv:10: a second row of \{'deal': 1\}"):
+        duel_games("random", "smallest", deals, progress=False, results=path)
+    with pytest.raises(DuelResultsError, match="is a folder"):
+        duel_games("random", "smallest", deals, progress=False, results=tmp_path)
+
+
+def test_a_half_written_deal_is_not_recorded_twice(tmp_path):
+    """A crash between the record and the results file leaves games of deals that are not
+    complete in the results: the resumed run drops them from the record, then replays them,
+    so each game is in the record once (the review found 4 copies after 3 reruns)."""
+    from ddzlab.records import read_records
+    deals = generate_deals(4, seed=4)
+    path, rec = tmp_path / "duel.csv", tmp_path / "games.jsonl"
+    duel_games("random", "smallest", deals, progress=False, results=path, record=rec)
+    lines = path.read_text().splitlines()
+    rec_lines = rec.read_text().splitlines()
+    path.write_text("\n".join(lines[:1 + 5]) + "\n")            # deals 0, 1 and half of 2
+    rec.write_text("\n".join(rec_lines) + "\n" + rec_lines[-1][:30])  # and a cut record line
+    for _ in range(3):
+        duel_games("random", "smallest", deals, progress=False, results=path, record=rec)
+        header, games = read_records(rec)
+        keys = sorted((g.extra["deal_no"], g.extra["half"]) for g in games)
+        assert keys == [(d, h) for d in range(4) for h in (0, 1)]
+        assert len(path.read_text().splitlines()) == 1 + 8

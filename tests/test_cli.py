@@ -164,6 +164,41 @@ def test_bad_arguments_get_a_message_not_a_traceback(capsys):
         assert f"--seat {seat} is not a seat of this 3-player game: choose 0..2" in capsys.readouterr().err
 
 
+def test_the_reviews_bad_inputs_get_a_message_not_a_traceback(capsys, tmp_path):
+    """Issue 22 item 8: each of these printed a traceback."""
+    for argv, words in ((["duel", "random", "random", "--seed", "-1"], "a seed is a whole number of at least 0"),
+                        (["tournament", "random", "smallest", "--seed", "-3"], "at least 0, not -3"),
+                        (["play", "--seed", "-1"], "at least 0, not -1")):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv, stdout=io.StringIO())
+        assert exc.value.code == 2 and words in capsys.readouterr().err
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "w.json").write_text('{"follow_threshold": 1}')
+    (tmp_path / "q.npz").write_bytes(b"PK\x03\x04 not really")
+    duel = ["duel", "random", "smallest", "--deals", "2", "--quiet"]
+    for argv, words in ((duel + ["--backend", "nosuch"], "unknown backend 'nosuch'; one of loky"),
+                        (["duel", "random", "smallest", "--deal-file", str(tmp_path / "empty.txt")],
+                         "holds no deals"),
+                        (duel + ["--results", str(tmp_path)], "is a folder"),
+                        (["duel", f"threshold_bidder:model={tmp_path / 'none.json'}", "random",
+                          "--deals", "2", "--quiet"], "no such bidder file"),
+                        (["duel", f"weights:weights={tmp_path / 'w.json'}", "random", "--deals", "2",
+                          "--quiet"], "no format version"),
+                        (["duel", f"qlearning:path={tmp_path / 'q.npz'}", "random", "--deals", "2",
+                          "--quiet"], "q.npz")):
+        code, _ = run_main(argv)
+        err = capsys.readouterr().err
+        assert code == 2 and words in err and "Traceback" not in err, (argv, err)
+
+
+def test_ctrl_c_while_the_parser_loads_the_agents(monkeypatch, capsys):
+    def interrupted():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["duel", "random", "random"]) == 130
+    assert "ddzlab: interrupted" in capsys.readouterr().err
+
+
 def test_version(capsys):
     from ddzlab import __version__
     with pytest.raises(SystemExit) as exc:

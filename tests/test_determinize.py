@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from ddzlab.agents.greedy import GreedyAgent
 from ddzlab.agents.base import play_game
 from ddzlab.cards import Hand, bits_contain, bits_size
-from ddzlab.deals import Deal
+from ddzlab.deals import Deal, generate_deals
 from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, PolicyGuesser, UniformGuesser,
                                 determinize, guess_accuracy, hidden_sizes, known_cards, rebuild)
 from ddzlab.game import Game, Phase, kitty_left
@@ -224,3 +224,97 @@ def test_resume_equals_playing_the_moves():
         again.undo()
         game.undo()
         assert again.hands == game.hands and again.to_act == game.to_act
+
+
+def test_the_flower_card_in_the_kitty_is_known_to_the_farmers():
+    """Wildcard rules, F in the kitty (seed 16, landlord 0): the farmers see the kitty, so
+    F is not unseen, and every guessed world leaves F in the landlord's hand; a game with
+    an MCTS farmer plays to the end (it stopped with 'bad deal' while F counted as unseen)."""
+    from ddzlab.agents import make_agent
+    from ddzlab.cards import F_BIT
+    game = Game(seed=16, rules=WILDCARD, landlord=0)
+    kitty = game.kitty.bits
+    assert kitty & F_BIT
+    assert kitty_left(kitty, 0) == kitty                    # nothing played: all of it known
+    assert kitty_left(kitty, F_BIT) == kitty - F_BIT         # F played: no longer held
+    obs = game.observation(1)
+    assert not obs.unseen.bits & F_BIT
+    assert bits_size(obs.unseen.bits) == game.sizes[0] - bits_size(kitty) + game.sizes[2]
+    for seed in range(10):
+        world = determinize(obs, seed)
+        assert world.hands[0] & F_BIT and world.sizes == game.sizes
+    agents = [make_agent("greedy"), make_agent("mcts", iterations=8, seed=0), make_agent("greedy")]
+    assert play_game(Game(seed=16, rules=WILDCARD, landlord=0), agents).phase is Phase.FINISHED
+
+
+def test_policy_guesser_spreads_epsilon_over_the_other_moves():
+    """The definition: the agent's choice has probability 1 - eps and each of the n - 1
+    other legal moves eps / (n - 1), so the probabilities of all legal moves sum to 1."""
+    game = Game(generate_deals(1, seed=3)[0], landlord=0)
+    obs = game.observation(0)
+    legal = obs.legal_moves
+    n = len(legal)
+    assert n > 5
+    guesser = PolicyGuesser(GreedyAgent(), candidates=3, eps=0.2)
+    chosen = GreedyAgent().play(obs)
+    probs = [guesser._prob(obs, m) for m in legal]
+    assert sum(probs) == pytest.approx(1.0, abs=1e-12)
+    for m, p in zip(legal, probs):
+        expected = 0.8 if m == chosen else 0.2 / (n - 1)
+        assert p == pytest.approx(expected, abs=1e-15), (m, p)
+
+
+def _bomb_case(moves):
+    """Deal 1 of seed 11: seat 0 (landlord, 34457788899TJJQQAAAB with the kitty 4TA)
+    holds three 8s, seat 1 none, seat 2 one; the kitty holds a 4, seat 1 no 4."""
+    from ddzlab.deals import generate_deals
+    game = Game(generate_deals(2, seed=11)[1], landlord=0)
+    for m in moves:
+        game.play(m)
+    return game
+
+
+def test_bomb_guesser_placement_follows_the_rule_computed_from_the_observation():
+    """From the rule's text: a rank of four the observer never held, not in the kitty and
+    played by exactly one opponent goes whole (p=1) to the other opponent; a rank with a
+    copy in the kitty, or played by both opponents, is dealt uniformly (some world gives
+    the player a copy)."""
+    game = _bomb_case(["8"])
+    obs = game.observation(1)
+    unseen8 = obs.unseen.count("8")
+    assert unseen8 == 3 and Hand.from_bits(game.kitty.bits).count("8") == 0
+    for i in range(20):                                  # played by seat 0 only: all to seat 2
+        world = determinize(obs, rng=i, guesser=BombGuesser(p=1.0))
+        assert world.hand(2).count("8") == 3 and world.hand(0).count("8") == 0
+    kitty_case = _bomb_case(["4"]).observation(1)        # the kitty held a 4: no rule
+    assert kitty_case.unseen.count("4") == 3
+    lord_has = [determinize(kitty_case, rng=i, guesser=BombGuesser(p=1.0)).hand(0).count("4")
+                for i in range(40)]
+    assert max(lord_has) > 0
+    # seat 2 plays an 8 over a 3, then seat 0 an 8 over a 4: played by both opponents
+    both = _bomb_case(["3", "pass", "8", "pass", "pass", "4", "8"]).observation(1)
+    assert both.to_act == 1 and both.unseen.count("8") == 2
+    lord_has = [determinize(both, rng=i, guesser=BombGuesser(p=1.0)).hand(0).count("8")
+                for i in range(40)]
+    assert max(lord_has) > 0
+
+
+def test_uniform_guesser_is_uniform():
+    """Every consistent deal equally likely: the copies of a rank that seat 0 gets follow
+    the hypergeometric law (unseen cards, their copies of the rank, seat 0's hidden size).
+    A chi-square test over 3000 guesses (fixed seeds: the test is deterministic)."""
+    from scipy import stats
+    game = Game(generate_deals(1, seed=3)[0], landlord=0)
+    obs = game.observation(1)
+    sizes = hidden_sizes(obs)
+    total, copies, size0 = bits_size(obs.unseen.bits), obs.unseen.count("Q"), sizes[0]
+    assert copies >= 2
+    counts = np.zeros(copies + 1)
+    guesser = UniformGuesser()
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        counts[Hand.from_bits(guesser.guess(obs, rng)[0]).count("Q")] += 1
+    expected = 3000 * stats.hypergeom(total, copies, size0).pmf(np.arange(copies + 1))
+    keep = expected >= 5
+    chi2 = float((((counts - expected) ** 2 / expected)[keep]).sum())
+    assert stats.chi2(int(keep.sum()) - 1).sf(chi2) > 0.001, (counts, expected)

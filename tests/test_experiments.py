@@ -124,6 +124,13 @@ def test_bad_experiments():
         run_experiment("no_such_experiment")
 
 
+def test_an_unknown_agent_fails_before_anything_is_stored(tmp_path):
+    from ddzlab.agents import AgentError
+    with pytest.raises(AgentError, match="unknown agent 'nobody'"):
+        run_experiment(_exp(configs=["random", "nobody"]), root=tmp_path, progress=False)
+    assert not (tmp_path / "t").exists()
+
+
 def test_a_second_run_at_once_is_refused(tmp_path):
     with store.locked(tmp_path / "t"):
         with pytest.raises(StoreError, match="another run"):

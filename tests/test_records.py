@@ -110,6 +110,20 @@ def _bad(tmp_path, lines, name="bad.jsonl"):
     (lambda h, g: ({**h, "format": "other"}, json.dumps(g)), r"bad.jsonl:1: not a ddzlab game record"),
     (lambda h, g: ({**h, "rules": "chess"}, json.dumps(g)), r"bad.jsonl:1: unknown rule set 'chess'"),
     (lambda h, g: ({**h, "rules": "mini"}, json.dumps(g)), r"bad.jsonl:2: deal: .*mini"),
+    # the stated result must be the replayed one, every field of it
+    (lambda h, g: (h, json.dumps({**g, "spring": not g["spring"]})), r"bad.jsonl:2: 'spring' is"),
+    (lambda h, g: (h, json.dumps({**g, "bombs": g["bombs"] + 1})), r"bad.jsonl:2: 'bombs' is"),
+    (lambda h, g: (h, json.dumps({**g, "multiplier": 2 * g["multiplier"]})), r"'multiplier' is"),
+    (lambda h, g: (h, json.dumps({**g, "bid": 3})), r"bad.jsonl:2: 'bid' is 3"),
+    # a duel game has a fixed landlord: no auction, so no redeals and no first bidder
+    (lambda h, g: (h, json.dumps({**g, "redeals": 1})), r"'redeals' is 1 in a game without an auction"),
+    (lambda h, g: (h, json.dumps({**g, "first_bidder": 2})), r"'first_bidder' is 2 in a game without"),
+    (lambda h, g: (h, json.dumps({**g, "redeals": "x"})), r"bad.jsonl:2: 'redeals' must be an integer"),
+    (lambda h, g: (h, json.dumps({**g, "redeals": True})), r"'redeals' must be an integer"),
+    (lambda h, g: (h, json.dumps({**g, "redeals": -1})), r"'redeals' must be an integer"),
+    (lambda h, g: (h, json.dumps({**g, "game": 1e400})), r"bad.jsonl:2: 'game' must be an integer"),
+    (lambda h, g: (h, json.dumps({**g, "game": "3"})), r"'game' must be an integer"),
+    (lambda h, g: (h, "[" * 100_000), r"bad.jsonl:2: JSON nested too deeply"),
 ])
 def test_malformed_records_name_the_line(tmp_path, edit, problem):
     header, game = (json.loads(x) for x in _record_text(tmp_path)[:2])
@@ -118,6 +132,33 @@ def test_malformed_records_name_the_line(tmp_path, edit, problem):
     with pytest.raises(RecordError, match=problem):
         read_records(path)
     assert issubclass(RecordError, ValueError)
+
+
+def test_a_bidding_record_checks_its_auction_fields(tmp_path):
+    """In a game with an auction the first bidder is replayed: another one makes the bids
+    out of turn; an all-pass auction cannot be the recorded one."""
+    game, evals = play_recorded(Game(seed=3), [make_agent("greedy")] * 3)
+    path = tmp_path / "b.jsonl"
+    write_records(path, [game_record(game, ["greedy"] * 3, evals, 0)], rules="standard",
+                  agents=["greedy"], seed=3)
+    header, good = (json.loads(x) for x in path.read_text().splitlines())
+    read_records(path)
+    for edit, problem in ((lambda g: {**g, "first_bidder": (g["first_bidder"] + 1) % 3}, "bid 0"),
+                          (lambda g: {**g, "bids": [{"seat": (g["first_bidder"] + i) % 3, "bid": 0}
+                                                    for i in range(3)]}, "all-pass auction")):
+        bad = _bad(tmp_path, [json.dumps(header), json.dumps(edit(good))])
+        with pytest.raises(RecordError, match=f"bad.jsonl:2: .*{problem}"):
+            read_records(bad)
+
+
+def test_unreadable_record_files_name_the_file_and_line(tmp_path):
+    lines = _record_text(tmp_path)
+    path = tmp_path / "latin.jsonl"
+    path.write_bytes((lines[0] + "\n").encode() + b'{"seats": "\xe9"}\n')
+    with pytest.raises(RecordError, match=r"latin.jsonl:2: not UTF-8"):
+        read_records(path)
+    with pytest.raises(RecordError, match=r"cannot read the record file"):
+        read_records(tmp_path)
 
 
 def test_record_of_another_rule_set_is_refused(tmp_path):

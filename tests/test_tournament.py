@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 
 import numpy as np
@@ -306,6 +307,68 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
         tournament(["random", "smallest"], 1, progress=False, scheduler="tcp://127.0.0.1:9")
 
 
+@pytest.mark.parametrize("reply", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_port_where_another_program_answers_is_a_clear_error_in_time(monkeypatch, reply):
+    """A server on 127.0.0.1 that accepts and then says nothing (the review's run hung for
+    400 s) or answers with something that is not dask: an ArenaError within the timeout."""
+    import socket
+    import threading
+    import time
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    srv.settimeout(30)
+    held = []
+
+    def serve():
+        try:
+            for _ in range(4):
+                conn, _ = srv.accept()
+                held.append(conn)
+                if reply:
+                    conn.recv(64)
+                    conn.sendall(reply)
+        except OSError:
+            pass
+    threading.Thread(target=serve, daemon=True).start()
+    monkeypatch.setattr(arena, "SCHEDULER_TIMEOUT", 1)
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(ArenaError, match="no dask scheduler answered|cannot reach the dask"):
+            tournament(["random", "smallest"], 1, progress=False,
+                       scheduler=f"tcp://127.0.0.1:{srv.getsockname()[1]}")
+    finally:
+        srv.close()
+        for c in held:
+            c.close()
+    assert time.monotonic() - t0 < 1 + 5 + 20          # timeout, grace, import of dask on a loaded machine
+
+
+def test_paired_wilson_uses_the_sample_variance_of_the_deal_shares():
+    """Shares 1, 1/2, 0, 1/2: p = 1/2, sample variance (ddof 1) 1/6, so Var(p̂) = 1/24 and
+    the effective size p(1-p)/Var = 6 (ddof 0 would give 8); the interval is the textbook
+    Wilson interval at n = 6, written out here."""
+    from ddzlab.arena import Z95, paired_wilson
+    p, lo, hi = paired_wilson(np.array([1.0, 0.5, 0.0, 0.5]))
+    n, z = 6.0, Z95
+    centre = (0.5 + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(0.25 / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert p == 0.5
+    assert lo == pytest.approx(centre - half, abs=1e-12) and hi == pytest.approx(centre + half, abs=1e-12)
+    assert hi - lo == pytest.approx(0.624772, abs=1e-5)
+
+
+def test_seconds_per_move_weights_each_row_by_its_moves():
+    """X spent 0.1 s on each of 100 moves against Y and 1.0 s on each of 10 against Z:
+    (10 + 10) / 110 = 0.1818 s per move (an unweighted mean of the rows would be 0.55)."""
+    from ddzlab.arena import seconds_per_move
+    table = pd.DataFrame({"a": ["X", "X", "Y", "X"], "b": ["Y", "Z", "X", "Y"],
+                          "role": ["combined", "combined", "combined", "landlord"],
+                          "sec_per_move_a": [0.1, 1.0, 0.5, 9.0], "moves_a": [100, 10, 40, 1]})
+    table.attrs["agents"] = ["X", "Y", "Z"]
+    spm = seconds_per_move(table)
+    assert spm["X"] == pytest.approx(20 / 110) and spm["Y"] == pytest.approx(0.5)
+    assert math.isnan(spm["Z"]) and list(spm.index) == ["X", "Y", "Z"]
 def test_an_agent_from_a_file_plays_on_dask_worker_processes(tmp_path):
     """A dask worker is another process: it imports the user's file from the spec it is sent
     (the arena never ships a class that only exists in this process). Two workers: joblib runs

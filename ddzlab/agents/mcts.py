@@ -19,7 +19,11 @@ sampled from its `Observation` by a `ddzlab.determinize` guesser.
 Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bomb``):
 
 * ``guesser``: ``uniform``, ``bomb`` (the seed's "nobody splits a bomb"), ``policy``
-  (importance resampling under the greedy agent) or any `Guesser`;
+  (importance resampling of the opponents' plays under the greedy agent, 16 candidate
+  deals; ``policy64``, ``policy256``: more candidates; the partner's plays are not scored,
+  `ddzlab.determinize.PolicyGuesser` says why), ``oracleQ`` (e.g. ``oracle0.85``: the
+  study's noisy oracle, each hidden card right with probability Q; it sees the true deal
+  through ``see_all_hands``, so it is a yardstick, not a fair agent) or any `Guesser`;
 * ``moves`` (the tree's move filter): ``all``, or ``split``: the ``width`` legal moves
   with the best greedy-split Q (`ddzlab.analysis.greedy.q_value`, the seed's pruning: it
   also penalises breaking a bomb), plus every move that empties the hand, plus pass;
@@ -27,14 +31,26 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   moves, half the solos, chosen at random, are dropped first); ``greedy`` (the greedy
   agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
-  caps; both may be set). ``clock`` is the time source, replaceable in tests.
+  caps; both may be set). ``clock`` is the time source, replaceable in tests;
+* ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
+  (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
+  second of ``python``, today's loops below. The compiled core plays the standard and mini
+  rules with the uniform and bomb guessers and the three rollouts above; a search it cannot
+  play (homework or wildcard rules, the policy guesser, a custom guesser or rollout) runs
+  on the Python backend and a warning says so once (``backend=numba`` asked explicitly
+  raises instead). ``last_backend`` names the backend of the last search. Both backends
+  search alike (same tree, same components) but draw different random numbers, so a
+  seed gives the same move within a backend, not across them.
 
-Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 200 iterations per
-move (`DEFAULT_ITERATIONS`; 4 worlds for ``mcts``): on the standard rules an ``ismcts``
-decision then takes about 55 ms of CPU on average and about 0.12 s at worst, ``mcts``
-somewhat less (`benchmarks/bench_mcts.py`, which also profiles; a shared machine). The
-split filter and the greedy rollout choice depend only on the hand and the move to beat,
-so both are memoised per agent.
+Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 4 worlds for
+``mcts``, and per move 8,000 iterations compiled (`COMPILED_ITERATIONS`), 200 on the
+Python backend (`DEFAULT_ITERATIONS`, also when a search falls back to it): about the same
+CPU time per move on both, since an iteration costs about 1/50 compiled (an ``ismcts``
+decision on the standard rules: about 55 ms on average at 200 Python iterations, 0.12 s at
+worst; 200 compiled iterations take about 2 ms; `benchmarks/bench_search.py`,
+`benchmarks/bench_mcts.py`; a shared machine). On the Python backend the split filter and
+the greedy rollout choice are memoised per agent (they depend only on the hand and the
+move to beat).
 Against `rulev1`, 200 iterations beat 100 by +0.15 WP (paired, 95% CI ±0.12, 31 deals). Filters and rollouts only choose among `Game.legal_moves`; worlds
 are played forward with `Game.copy` and the unchecked `Game.push`.
 
@@ -46,13 +62,16 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
+import warnings
 from typing import Callable, Optional, Union
 
 
 from ..analysis.greedy import q_value
 from ..deals import SeedLike, as_rng
-from ..determinize import BombGuesser, Guesser, PolicyGuesser, UniformGuesser, determinize
+from ..determinize import (BombGuesser, Guesser, NoisyOracleGuesser, PolicyGuesser, UniformGuesser,
+                           determinize)
 from ..errors import DdzError
 from ..game import Game, Observation, Phase
 from ..moves import Move
@@ -61,8 +80,12 @@ from .base import register_agent
 from .greedy import GreedyAgent, greedy_choice
 from .smallest import SmallestAgent
 
-#: iterations per move by default: a move stays under 0.25 s of CPU (benchmarks/bench_mcts.py)
+#: iterations per move by default on the Python backend: a move stays under 0.25 s of CPU
+#: (benchmarks/bench_mcts.py)
 DEFAULT_ITERATIONS = 200
+#: iterations per move by default on the compiled backend: about the CPU time per move of
+#: `DEFAULT_ITERATIONS` on the Python backend (benchmarks/README.md)
+COMPILED_ITERATIONS = 8000
 
 
 class MCTSConfigError(DdzError):
@@ -70,16 +93,28 @@ class MCTSConfigError(DdzError):
 
 
 # -- components -----------------------------------------------------------------------------
+_POLICY_NAME = re.compile(r"^policy(\d+)?$")
+_ORACLE_NAME = re.compile(r"^oracle(0(\.\d+)?|1(\.0*)?)$")
+
+
 def make_guesser(spec: Union[str, Guesser, None]) -> Guesser:
-    """A guesser from its name (``uniform``, ``bomb``, ``policy``) or as given."""
+    """A guesser from its name (``uniform``, ``bomb``, ``policy``/``policyN`` with N
+    candidates, ``oracleQ`` with 0 <= Q <= 1) or as given."""
     if spec is None or spec == "uniform":
         return UniformGuesser()
     if spec == "bomb":
         return BombGuesser()
-    if spec == "policy":
-        return PolicyGuesser(GreedyAgent(), candidates=16)
     if isinstance(spec, str):
-        raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb or policy")
+        policy, oracle = _POLICY_NAME.match(spec), _ORACLE_NAME.match(spec)
+        if policy:
+            n = int(policy.group(1) or 16)
+            if n < 1:
+                raise MCTSConfigError(f"guesser {spec!r}: need at least one candidate")
+            return PolicyGuesser(GreedyAgent(), candidates=n, partner="skip")
+        if oracle:
+            return NoisyOracleGuesser(float(oracle.group(1)))
+        raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb, policy, policyN "
+                              "(N candidates) or oracleQ (0 <= Q <= 1)")
     return spec
 
 
@@ -188,6 +223,43 @@ def side_won(game: Game, seat: int) -> bool:
     return (w == game.landlord) == (seat == game.landlord)
 
 
+# -- backends -------------------------------------------------------------------------------
+BACKENDS = ("numba", "python")
+_NOTED: set[str] = set()
+
+
+def _note_once(text: str) -> None:
+    """Tell the user once per process which backend runs and why (a warning)."""
+    if text not in _NOTED:
+        _NOTED.add(text)
+        warnings.warn(text, stacklevel=3)
+
+
+def numba_error() -> Optional[str]:
+    """Why the compiled core cannot run in this process (None: it can)."""
+    try:
+        import ddzlab.search  # noqa: F401  (imports numba)
+    except ImportError as e:
+        return f"numba does not import ({e})"
+    return None
+
+
+def resolve_backend(backend: Optional[str]) -> str:
+    """The backend an agent asked for (None: numba when it imports, else python with a
+    warning saying so)."""
+    if backend is not None and backend not in BACKENDS:
+        raise MCTSConfigError(f"unknown backend {backend!r}: numba or python")
+    if backend == "python":
+        return "python"
+    why = numba_error()
+    if why is None:
+        return "numba"
+    if backend == "numba":
+        raise MCTSConfigError(f"backend=numba is not available: {why}; pip install numba, or use backend=python")
+    _note_once(f"MCTS runs on the Python backend (about 50x slower per iteration): {why}; pip install numba")
+    return "python"
+
+
 def search_eval(stats: dict[Move, tuple[int, float]], iterations: int, top: int = 4) -> dict:
     """``last_eval`` of a search (`ddzlab.agents.base.Evaluating`): the iterations run and,
     for the ``top`` most visited root moves, [visits, share of those visits' games won]."""
@@ -221,11 +293,15 @@ class _Search(SmallestAgent):
 
     name = "mcts"
 
-    def __init__(self, iterations: Optional[int] = DEFAULT_ITERATIONS,
+    def __init__(self, iterations: Union[int, None, str] = "default",
                  seconds: Optional[float] = None, c: float = 0.7,
                  guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
-                 seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter) -> None:
+                 seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
+                 backend: Optional[str] = None) -> None:
+        self.default_iterations = iterations == "default"
+        if self.default_iterations:
+            iterations = DEFAULT_ITERATIONS
         if iterations is None and seconds is None:
             raise MCTSConfigError("give a budget: iterations, seconds or both")
         if iterations is not None and iterations < 1:
@@ -236,6 +312,9 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"unknown move filter {moves!r}: all or split")
         self.iterations, self.seconds, self.c = iterations, seconds, c
         self.guesser = make_guesser(guesser)
+        see = getattr(self.guesser, "see", None)
+        if see is not None:               # an oracle guesser is shown the true game
+            self.see_all_hands = see
         self.moves, self.width = moves, width
         self.rollout = make_rollout(rollout)
         self.rng = as_rng(seed)            # numpy: for the guessers
@@ -244,6 +323,26 @@ class _Search(SmallestAgent):
         self._split_memo: dict[tuple, list[Move]] = {}
         self.last_iterations = 0          # iterations spent on the last decision
         self.last_simulations = 0         # rollout moves played on the last decision
+        self.backend_asked = backend
+        self.backend = resolve_backend(backend)
+        self.last_backend: Optional[str] = None   # the backend that ran the last search
+
+    def _run_search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        """The search on this agent's backend: the compiled core when it can play this
+        decision (`ddzlab.agents.mcts_compiled.plan`), else the Python loops."""
+        if self.backend == "numba":
+            from . import mcts_compiled
+            why = mcts_compiled.plan(self, obs)
+            if why is None:
+                self.last_backend = "numba"
+                game = self.true_game(obs) if isinstance(self, CheatingMCTSAgent) else None
+                iterations = COMPILED_ITERATIONS if self.default_iterations else self.iterations
+                return mcts_compiled.search(self, obs, game, iterations)
+            if self.backend_asked == "numba":
+                raise MCTSConfigError(f"backend=numba cannot run this search: {why}; use backend=python")
+            _note_once(f"{self.name} runs on the Python backend here: {why}")
+        self.last_backend = "python"
+        return self._search(obs)
 
     # budget
     def _budget(self, share: float = 1.0) -> Callable[[int], bool]:
@@ -297,7 +396,7 @@ class _Search(SmallestAgent):
         if len(legal) == 1:
             self.last_eval = {"only": "one legal move"}
             return legal[0]
-        stats = self._search(obs)
+        stats = self._run_search(obs)
         best, key = legal[-1], (-1, -1.0)
         for m in legal:                   # most visits, then best mean; ties to legal order
             v, r = stats.get(m, (0, 0.0))
@@ -425,17 +524,22 @@ class CheatingMCTSAgent(_Search):
         """The hook: the true game this agent is about to move in (copied)."""
         self._game = game.copy()
 
-    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+    def true_game(self, obs: Observation) -> Game:
+        """The game given by `see_all_hands`, checked to be at ``obs``'s point."""
         game = self._game
         if game is None or len(game.history) != len(obs.history) or game.to_act != obs.seat \
                 or game.hands[obs.seat] != obs.hand.bits:
             raise MCTSConfigError("mcts_cheat needs see_all_hands(game) before each move: "
                                   "play it through ddzlab.agents.play_game")
-        root, done = self._uct(game, self._budget(), 0)
+        return game
+
+    def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
+        root, done = self._uct(self.true_game(obs), self._budget(), 0)
         self.last_iterations = done
         return {m: (ch.visits, ch.reward) for m, ch in root.children.items()}
 
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "Node", "Rollout", "HalfSoloRollout",
            "GreedyRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
-           "MCTSConfigError", "DEFAULT_ITERATIONS", "search_eval"]
+           "MCTSConfigError", "DEFAULT_ITERATIONS", "COMPILED_ITERATIONS", "BACKENDS", "resolve_backend",
+           "search_eval"]

@@ -54,8 +54,9 @@ Randomness: the random fallback calls ``np.random.choice``, numpy's global RNG. 
 call, RLCard's rule module sees as ``np`` a view of numpy whose ``random`` is this agent's
 own ``numpy.random.RandomState`` (``random_state``, seeded from ``seed`` and built on first
 use: it costs 0.3 ms and most games never need it). Same seed, same game; the global RNG is
-neither read nor changed, and RLCard's module is restored after each call (not thread-safe:
-do not run RLCard's rule agent in another thread meanwhile).
+neither read nor changed, and RLCard's module is restored after each call. Calls from
+several threads take turns (a lock around the swap), so threaded runs give the same games
+as sequential ones.
 
 Bidding: the rule agent does not bid; `RuleV1Agent` bids like `SmallestAgent` (pass unless
 everyone else passed). The arena plays with a fixed landlord anyway.
@@ -72,6 +73,7 @@ everyone else passed). The arena plays with a fixed landlord anyway.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional
@@ -109,6 +111,12 @@ def rlcard_type(move: Move) -> str:
     if prefix is None:
         raise AgentError(f"RLCard has no move type for {move!r} (kind {move.kind.label})")
     return f"{prefix}{move.length}"
+
+
+#: held while RLCard's module sees an agent's RandomState: calls from several threads take
+#: turns, so none leaves another's view installed (the review saw one agent's RNG stay in
+#: RLCard's module after a threaded run)
+_SWAP = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -324,16 +332,17 @@ class RuleV1Agent(SmallestAgent):
         actions, moves = rlcard_actions(obs)
         state = rlcard_state(obs, actions, self._rlcard_trace(obs))
         module = _tables().module
-        numpy_seen = module.np
-        module.np = self._np
-        draws = self.random_state.get_state()[2]
-        try:
-            answer = self.rule.step(state)
-        except KeyError as e:
-            raise AgentError(f"RLCard's rule agent has no entry {e} for this position "
-                             f"(seat {obs.seat}, hand {obs.hand})") from None
-        finally:
-            module.np = numpy_seen
+        with _SWAP:                                  # one agent's view at a time (threads)
+            numpy_seen = module.np
+            module.np = self._np
+            draws = self.random_state.get_state()[2]
+            try:
+                answer = self.rule.step(state)
+            except KeyError as e:
+                raise AgentError(f"RLCard's rule agent has no entry {e} for this position "
+                                 f"(seat {obs.seat}, hand {obs.hand})") from None
+            finally:
+                module.np = numpy_seen
         move = moves.get(answer)
         if move is None:
             raise AgentError(f"RLCard's rule agent answered {answer!r}, not one of the moves "

@@ -392,11 +392,17 @@ def read_bidder(path: Union[str, Path]) -> tuple[Pipeline, dict]:
     """The Pipeline and the document (without its arrays' use) of a bidder file.
 
     Raises `ModelFileError` for anything but a version-2 bidder file whose every value
-    checks; a missing file raises ``FileNotFoundError``."""
+    checks, or that is missing or unreadable."""
     path = Path(path)
-    size = path.stat().st_size
-    with open(path, "rb") as fh:
-        head = fh.read(8)
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+    except FileNotFoundError:
+        raise ModelFileError(f"{path}: no such bidder file (make one with `ddzlab train "
+                             "bidder --out FILE.json`)") from None
+    except OSError as e:
+        raise ModelFileError(f"{path}: cannot read the bidder file ({e.strerror})") from None
     if not head.lstrip().startswith(b"{") and _looks_pickled(head, path):
         raise ModelFileError(
             f"{path}: a pickle/joblib file (the bidder format before version 2), never "

@@ -83,5 +83,68 @@ add(Experiment(
     "07_standard", configs=WILDCARD_AGENTS, opponents=["greedy"], deals=2000, deal_seed=7, seed=0,
     description="Notebook 07: the same agents under the standard rules, 2,000 deals x 2 (landlord WP, ranking)."))
 
+# -- notebook 05: card guessing in the search (issue 23) ---------------------------------------
+#: the guessers of the study (`ddzlab.agents.mcts.make_guesser` names): policyN resamples N deals
+GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256")
+#: the noisy oracle's accuracies (each hidden card right with probability q)
+ORACLE_Q = (0.75, 0.85, 0.95, 1.0)
+#: opponents of the guesser study by rule set (mini has no rulev1: weights is the strong one)
+GUESS_OPPONENTS = {"standard": ["greedy", "rulev1"], "mini": ["greedy", "weights"]}
+#: deals of the guesser study: the power analysis of notebook 05 asks about 1,800 for 0.03 WP
+#: at the SD of paired differences seen so far; runs stop anywhere (a common prefix of deals)
+GUESS_DEALS = 2000
 
-__all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES"]
+
+def ismcts(iterations: int, guesser: str = "uniform") -> tuple[str, str]:
+    """(label, spec) of the registered ismcts with a guesser and a budget."""
+    return f"ismcts-{guesser}-{iterations}", f"ismcts:iterations={iterations},guesser={guesser}"
+
+
+def _guessers(budgets: tuple[int, ...], guessers: tuple[str, ...] = GUESSERS) -> dict[str, str]:
+    return dict(ismcts(b, g) for b in budgets for g in guessers)
+
+
+for _rules, _seed in (("standard", 23), ("mini", 24)):
+    _tag = "" if _rules == "standard" else "_mini"
+    add(Experiment(
+        f"05_guessers{_tag}", configs=_guessers((200, 800)), opponents=GUESS_OPPONENTS[_rules],
+        deals=GUESS_DEALS, rules=_rules, seed=_seed,
+        description=f"Notebook 05 ({_rules}): the registered ismcts with each guesser at 200 and 800 "
+                    "iterations a move, paired on the same deals against each opponent."))
+    add(Experiment(
+        f"05_guessers{_tag}_3200", configs=_guessers((3200,)), opponents=GUESS_OPPONENTS[_rules],
+        deals=GUESS_DEALS, rules=_rules, seed=_seed,
+        description=f"Notebook 05 ({_rules}): the guessers at 3,200 iterations a move (same deals and "
+                    f"seeds as 05_guessers{_tag})."))
+
+add(Experiment(
+    "05_oracle", configs=dict([ismcts(800)] + [ismcts(800, f"oracle{q}") for q in ORACLE_Q]),
+    opponents=GUESS_OPPONENTS["standard"], deals=GUESS_DEALS, seed=23,
+    description="Notebook 05: what inference could win. ismcts at 800 iterations with the noisy oracle "
+                "(each hidden card right with probability q), WP against guess accuracy; same deals and "
+                "seeds as 05_guessers."))
+
+#: the cheater study's budgets: doubling from 100 to 6,400 iterations a move
+CHEAT_BUDGETS = (100, 200, 400, 800, 1600, 3200, 6400)
+add(Experiment(
+    "05_cheater", configs={**{f"cheater-{b}": f"mcts_cheat:iterations={b}" for b in CHEAT_BUDGETS},
+                           **dict(ismcts(b) for b in CHEAT_BUDGETS)},
+    opponents=["greedy"], deals=1000, rules="standard", seed=25,
+    description="Notebook 05: the cheater (UCT on the true deal) against ismcts at the same budget, "
+                "100 to 6,400 iterations a move, both against greedy on the same deals: does search or "
+                "information close the gap?"))
+
+#: determinizations x iterations: total budgets and the worlds they are shared by
+WORLD_TOTALS = (400, 1600, 6400)
+WORLDS = (1, 2, 4, 8, 16, 32, 64)
+add(Experiment(
+    "05_worlds", configs={f"mcts-{t}-w{w}": f"mcts:iterations={t},worlds={w}" for t in WORLD_TOTALS
+                          for w in WORLDS},
+    opponents=["greedy"], deals=500, rules="mini", seed=26,
+    description="Notebook 05: determinized UCT with a total budget of 400, 1,600 or 6,400 iterations "
+                "shared by 1 to 64 worlds (mini, against greedy)."))
+
+
+__all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES",
+           "GUESSERS", "ORACLE_Q", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
+           "ismcts"]

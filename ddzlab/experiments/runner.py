@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
+from ..agents.base import make_agent
 from ..arena import _connect, play_deal
 from ..config import DATA_DIR
 from ..deals import Deal, generate_deals, parse_deals, read_deals, write_deals
@@ -325,6 +326,9 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
     n = len(deal_list) if deals is None else int(deals)
     if not 1 <= n <= len(deal_list):
         raise ExperimentError(f"{exp.name} has {len(deal_list)} deals; cannot play {deals!r} of them")
+    specs = {**exp.configs, **(exp.opponents or {})}
+    for label, spec in specs.items():          # a bad spec fails here, not in a worker
+        make_agent(spec, seed=0)
     folder = experiment_dir(exp.name, root)
     path = folder / "games.csv.gz"
     with store.locked(folder):
@@ -338,7 +342,6 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
                "scheduler": scheduler, "games_before": int(len(stored))}
         meta["runs"] = meta.get("runs", []) + [run]
         _write_json(folder / "experiment.json", meta)
-        specs = {**exp.configs, **(exp.opponents or {})}
         rules = get_rules(exp.rules)
         parallel = n_jobs > 1 or scheduler is not None
         chunks = _chunked(units, n_jobs, parallel)

@@ -40,7 +40,7 @@ from typing import Iterable, Optional, Union
 
 from ..cards import F_BIT, GUARD_BITS, R2, RANK_CHARS, RB, Hand, as_hand, bits_size, format_bits, rank_of, unpack
 from ..errors import AmbiguousMoveError, CardError, IllegalCombinationError, RulesError
-from ..rules import STANDARD, Kind, Rules
+from ..rules import STANDARD, Kind, Rules, get_rules
 from .generator import MoveGenerator
 from .move import _F_MASK, ALL_BOMB_ORDER, PASS, PASS_WORDS, Move, bomb_tiers
 from .wildcard import WildcardGenerator
@@ -56,7 +56,9 @@ def generator(rules: Rules) -> Union[MoveGenerator, WildcardGenerator]:
 
 def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
     """Packed cards of a hand given as `Hand`, text or packed int, checked against the
-    rule set's deck (raises `RulesError`)."""
+    rule set's deck (raises `RulesError`; `CardError` for a negative or bool int)."""
+    if isinstance(hand, int) and (hand < 0 or isinstance(hand, bool)):
+        raise CardError(f"packed cards are a non-negative int, not {hand!r}")
     bits = hand if isinstance(hand, int) else as_hand(hand).bits
     rules.check_hand(bits)
     return bits
@@ -65,7 +67,13 @@ def hand_bits(hand: Union[Hand, str, int], rules: Rules) -> int:
 def legal_moves(hand: Union[Hand, str], rules: Rules = STANDARD,
                 to_beat: Optional[Move] = None) -> list[Move]:
     """Every move ``hand`` can lead (``to_beat`` None or pass), or every move that beats
-    ``to_beat`` followed by `PASS`."""
+    ``to_beat`` followed by `PASS`. ``rules`` may be a rule set's name, ``to_beat`` text."""
+    if not isinstance(rules, Rules):
+        rules = get_rules(rules)
+    if to_beat is not None and not isinstance(to_beat, Move):
+        if not isinstance(to_beat, str):
+            raise IllegalCombinationError(f"to_beat is a Move or card text, not {to_beat!r}")
+        to_beat = parse_move(to_beat, rules)
     if type(hand) is Hand:          # the common case, checked inline (this is a hot path)
         bits = hand.bits
         if ((rules.deck | GUARD_BITS) - bits) & GUARD_BITS != GUARD_BITS:
@@ -141,6 +149,8 @@ def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD,
     >>> str(detect("45678F=9", WILDCARD)), detect("333F=3", WILDCARD).kind.name
     ('45678F=9', 'SOFT_BOMB')
     """
+    if not isinstance(rules, Rules):
+        rules = get_rules(rules)
     if isinstance(cards, str):
         cards, given = split_reading(cards)
         reading = given if given is not None else reading
@@ -190,6 +200,10 @@ def parse_move(text: str, rules: Rules = STANDARD) -> Move:
     they have several readings and none is given. This is the one parser of typed moves
     (`Game.play` uses it).
     """
+    if not isinstance(rules, Rules):
+        rules = get_rules(rules)
+    if not isinstance(text, str):
+        raise IllegalCombinationError(f"a move is card text such as 334 or 'pass', not {text!r}")
     if text.strip().lower() in PASS_WORDS:
         return PASS
     cards, reading = split_reading(text)

@@ -1,0 +1,179 @@
+"""The MCTS agents' compiled backend: their searches run by `ddzlab.search`'s kernels.
+
+`ddzlab.agents.mcts` decides per decision which backend runs (`plan`) and calls `search`
+here for ``numba``. The search is the agent's own, with the same components (guesser, move
+filter, rollout, budget, exploration constant); only the loop is compiled. Its randomness
+comes from numba's generator, seeded from the agent's generator once per decision, so a
+seeded agent still plays reproducibly, though not the same moves as the Python backend
+(the two draw differently; their strength is compared in benchmarks/README.md).
+
+Importing this module imports numba: `ddzlab.agents.mcts` does so only when it runs.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+
+from ..determinize import BombGuesser, UniformGuesser
+from ..game import Game, Observation
+from ..moves import Move
+from ..moves.compiled import core_table, encode, supports
+from ..search import POLICIES, Tree, from_game, view_of
+from ..search.sample import sample_world
+from ..search.tree import ismcts, seed, uct
+
+if TYPE_CHECKING:
+    from .mcts import _Search
+
+#: the most iterations per kernel call under a time budget (the clock is read between calls)
+CHUNK = 256
+#: the untried-move pool a UCT tree starts with (it grows when needed)
+POOL = 1 << 15
+
+
+def plan(agent: "_Search", obs: Observation) -> Optional[str]:
+    """Why this decision cannot run compiled (None: it can)."""
+    if not supports(obs.rules):
+        return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
+    if _policy(agent) is None:
+        return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
+                "twin (random, halfsolo with over=10, greedy have)")
+    if agent.name != "mcts_cheat" and _bomb_p(agent) is None:
+        return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
+                "twin (uniform and bomb have)")
+    return None
+
+
+def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
+    from .mcts import GreedyRollout, HalfSoloRollout, Rollout
+    r = agent.rollout
+    if type(r) is Rollout:
+        return POLICIES["random"], 0.0
+    if type(r) is HalfSoloRollout and r.over == 10:
+        return POLICIES["halfsolo"], 0.0
+    if type(r) is GreedyRollout:
+        return POLICIES["greedy"], float(r.epsilon)
+    return None
+
+
+def _bomb_p(agent: "_Search") -> Optional[float]:
+    g = agent.guesser
+    if type(g) is UniformGuesser:
+        return 0.0
+    if type(g) is BombGuesser:
+        return float(g.p)
+    return None
+
+
+class _Budget:
+    """The agent's budget as kernel calls: `next_chunk` says how many iterations to run next.
+
+    Without a time limit, all of them at once. With one (``end``, on the agent's clock),
+    first one iteration, then chunks of about an eighth of the time left at the rate seen
+    so far (at most `CHUNK`), so the clock is read often enough near the end and rarely
+    otherwise.
+    """
+
+    def __init__(self, agent: "_Search", cap: Optional[float], end: Optional[float]) -> None:
+        self.cap = math.inf if cap is None else cap
+        self.clock = agent.clock
+        self.end = end
+        self.start: Optional[tuple[float, int]] = None
+
+    def next_chunk(self, done: int) -> int:
+        left = self.cap - done
+        if left <= 0:
+            return 0
+        if self.end is None:
+            return int(left)
+        now = self.clock()
+        if now >= self.end:
+            return 0
+        if self.start is None:
+            self.start = (now, done)
+            return 1
+        t0, d0 = self.start
+        per = (now - t0) / max(done - d0, 1)
+        chunk = CHUNK if per <= 0 else int((self.end - now) / per / 8)
+        return int(max(1, min(left, chunk, CHUNK)))
+
+
+def _stats(obs: Observation, rows) -> dict[Move, tuple[int, float]]:
+    by_key = {encode(m): m for m in obs.legal_moves}
+    stats: dict[Move, list] = {}
+    for cards, meta, visits, reward in rows:
+        st = stats.setdefault(by_key[cards, meta], [0, 0.0])
+        st[0] += visits
+        st[1] += reward
+    return {m: (v, r) for m, (v, r) in stats.items()}
+
+
+def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: int,
+             policy: int, epsilon: float) -> tuple[list, int]:
+    tree = Tree(512 if budget.cap == math.inf else int(budget.cap - done) + 2, POOL)
+    while True:
+        todo = budget.next_chunk(done)
+        if todo <= 0:
+            break
+        d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
+                      agent.c, agent.moves == "split", agent.width, policy, epsilon)
+        done += d
+        agent.last_simulations += sims
+        if d < todo:
+            tree.grow()
+    return tree.root_stats(), done
+
+
+def _end(agent: "_Search") -> Optional[float]:
+    return None if agent.seconds is None else agent.clock() + agent.seconds
+
+
+def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations: Optional[int]
+           ) -> dict[Move, tuple[int, float]]:
+    """The agent's search of ``obs`` on the compiled core, at most ``iterations`` (None: the
+    time budget alone): {move: (visits, reward)} of the root's children (``game``: the true
+    game, for the cheater)."""
+    table = core_table(obs.rules)
+    policy, epsilon = _policy(agent)
+    seed(int(agent.rng.integers(2**62)))
+    split, width, c = agent.moves == "split", agent.width, agent.c
+    if agent.name == "mcts_cheat":
+        rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
+                              policy, epsilon)
+        agent.last_iterations = done
+        return _stats(obs, rows)
+    p = _bomb_p(agent)
+    view = view_of(obs, bombs=p > 0)
+    if agent.name == "ismcts":
+        budget = _Budget(agent, iterations, _end(agent))
+        tree = Tree(4096 if iterations is None else iterations + 2)
+        done = 0
+        while True:
+            todo = budget.next_chunk(done)
+            if todo <= 0:
+                break
+            d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, split, width, policy,
+                             epsilon)
+            done += d
+            agent.last_simulations += sims
+            if d < todo:
+                tree.grow()
+        agent.last_iterations = done
+        return _stats(obs, tree.root_stats())
+    # determinized UCT: `worlds` deals, the budget shared equally, root visits added up
+    rows, done, k = [], 0, agent.worlds
+    start = agent.clock() if agent.seconds is not None else 0.0
+    world = np.empty_like(view.template)
+    for w in range(k):
+        sample_world(*view, p, world)
+        share = iterations * (w + 1) // k if iterations is not None else None
+        budget = _Budget(agent, share, start + agent.seconds * (w + 1) / k if agent.seconds is not None else None)
+        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon)
+        rows += more
+    agent.last_iterations = done
+    return _stats(obs, rows)
+
+
+__all__ = ["plan", "search", "CHUNK"]

@@ -1,0 +1,404 @@
+"""The compiled move generator (numba): `MoveGenerator`'s leading and following lists as
+kernels over packed ``int64`` hands, in the same order, for the search core.
+
+Why a second enumeration: a search calls the generator millions of times per decision,
+and a Python call costs microseconds where a compiled one costs nanoseconds. It is not a
+second opinion on the rules: the kernels read one table (`core_table`) built from the
+same `Rules` data that `MoveGenerator` reads (deck, units, chain specs, attachment specs,
+bomb kinds), implement the same kicker conventions (see `ddzlab.moves`), and the tests
+compare both lists move for move, order included (tests/test_compiled.py; at full size
+``benchmarks/check_compiled.py``). Rule sets with a flower card or gapped chains
+(``wildcard``, ``homework``) stay on the Python generator: `supports` says which.
+
+A move in the core is two ``int64``: its packed cards and ``meta = kind + 32 (rank + 1)
++ 1024 length`` (`encode`; a pass is ``(0, 0)``). Kernels write moves into caller-owned
+arrays and return how many they wrote (`MAX_MOVES` is a safe capacity: a hand of the
+standard rules has a few hundred leading moves at most).
+
+numba compiles each kernel on first use and caches the machine code on disk
+(``cache=True``): in ``__pycache__`` beside this file, or under ``NUMBA_CACHE_DIR`` when
+the package directory is read-only (`ddzlab.search` sets a user cache directory then).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+import numpy as np
+from numba import njit
+
+from ..cards import N_RANKS, RB, RR
+from ..rules import KIND_SHAPE, Kind, Rules
+from .move import PASS, Move
+
+#: a capacity that no hand's move list reaches (checked by every kernel: overflow raises)
+MAX_MOVES = 4096
+
+# -- the table: one int64 array per rule set, filled from `Rules` ---------------------------
+T_DECK = 0            # 15 deck counts
+T_CHAIN_OK = 15       # 15 flags: the rank may stand in a chain
+T_ROCKET = 30
+T_LONGEST_TRIO = 31   # the longest trio chain (the leading plane filter reads it)
+T_NUNITS = 32
+T_UNITS = 33          # (kind, width) per unit kind, up to 4
+T_NCHAINS = 41
+T_CHAINS = 42         # (kind, width, step, min_len, max_len) per chain spec, up to 6
+T_NATTACH = 72
+T_ATTACH = 73         # (kind, base width, base step, kicker width, per unit, min, max, distinct,
+#                       is a unit attachment (base trio/quad), -) per attachment, up to 10
+T_SIZE = 173
+A_FIELDS = 10
+C_FIELDS = 5
+
+
+@lru_cache(maxsize=None)
+def supports(rules: Rules) -> bool:
+    """Whether the compiled core plays these rules: no flower card, chains of step 1, the
+    bombs of the standard order (bomb < rocket), three players or two."""
+    return (rules.wildcard is None and all(c.step == 1 for c in rules.chains)
+            and tuple(rules.bomb_order) == (Kind.BOMB, Kind.ROCKET)
+            and all(KIND_SHAPE[a.base][1] == 1 for a in rules.attachments))
+
+
+@lru_cache(maxsize=None)
+def core_table(rules: Rules) -> np.ndarray:
+    """The rule set as the kernels read it (see the ``T_*`` offsets); built once per rules."""
+    if not supports(rules):
+        raise ValueError(f"the compiled core does not play the {rules.name} rules: "
+                         "use the Python generator (ddzlab.moves)")
+    t = np.zeros(T_SIZE, dtype=np.int64)
+    for r in range(N_RANKS):
+        t[T_DECK + r] = (rules.deck >> (4 * r)) & 15
+        t[T_CHAIN_OK + r] = r in rules.chain_ranks
+    t[T_ROCKET] = rules.rocket
+    trio = rules.chain(Kind.TRIO_CHAIN)
+    t[T_LONGEST_TRIO] = trio.max_len if trio else 0
+    t[T_NUNITS] = len(rules.units)
+    for i, kind in enumerate(rules.units):
+        t[T_UNITS + 2 * i: T_UNITS + 2 * i + 2] = (kind, KIND_SHAPE[kind][0])
+    t[T_NCHAINS] = len(rules.chains)
+    for i, c in enumerate(rules.chains):
+        t[T_CHAINS + C_FIELDS * i: T_CHAINS + C_FIELDS * (i + 1)] = (c.kind, c.width, c.step, c.min_len,
+                                                                    c.max_len)
+    t[T_NATTACH] = len(rules.attachments)
+    for i, a in enumerate(rules.attachments):
+        width, step = KIND_SHAPE[a.base]
+        unit = a.base in (Kind.TRIO, Kind.BOMB)
+        t[T_ATTACH + A_FIELDS * i: T_ATTACH + A_FIELDS * (i + 1)] = (
+            a.kind, width, step, a.kicker_width, a.per_unit, 1 if unit else a.min_units,
+            1 if unit else a.max_units, a.distinct, unit, 0)
+    return t
+
+
+def encode(move: Move) -> tuple[int, int]:
+    """(cards, meta) of a `Move` as the kernels store it."""
+    return move.cards, int(move.kind) + 32 * (move.rank + 1) + 1024 * move.length
+
+
+def decode(cards: int, meta: int) -> Move:
+    """The `Move` of a kernel's (cards, meta)."""
+    kind = meta & 31
+    if kind == 0:
+        return PASS
+    return Move(Kind(kind), ((meta >> 5) & 31) - 1, meta >> 10, int(cards))
+
+
+# -- kernels ------------------------------------------------------------------------------
+K_PASS, K_BOMB, K_ROCKET = int(Kind.PASS), int(Kind.BOMB), int(Kind.ROCKET)
+_RB, _RR = RB, RR
+
+
+@njit(cache=True, inline="always")
+def _emit(oc, om, n, cards, meta):
+    if n >= oc.shape[0]:
+        raise ValueError("move buffer full: raise ddzlab.moves.compiled.MAX_MOVES")
+    oc[n] = cards
+    om[n] = meta
+    return n + 1
+
+
+def scratch() -> np.ndarray:
+    """Work space for `lead_moves` / `follow_moves` (one per caller, reused across calls:
+    allocating it in every call of a rollout step costs more than the step's arithmetic)."""
+    return np.empty(SCRATCH, dtype=np.int64)
+
+
+SCRATCH = 48
+
+
+@njit(cache=True)
+def _split_scratch(bits, sc):
+    """Rank counts of ``bits`` into sc[0:15]; the views (counts, pool, caps) of ``sc``."""
+    c = sc[0:15]
+    for r in range(15):
+        c[r] = (bits >> (4 * r)) & 15
+    return c, sc[16:31], sc[32:47]
+
+
+@njit(cache=True)
+def _solo_sets(pool, caps, npool, k, main, meta, oc, om, n):
+    """`_kicker_sets` of ``k`` solo kickers from ``pool`` (a rank up to its cap), in the
+    same depth-first order; iterative (numba's cache cannot reload recursive kernels)."""
+    js = np.empty(k + 1, dtype=np.int64)
+    ts = np.empty(k + 1, dtype=np.int64)
+    needs = np.empty(k + 1, dtype=np.int64)
+    accs = np.empty(k + 1, dtype=np.int64)
+    d = 0
+    js[0], ts[0], needs[0], accs[0] = 0, 0, k, 0
+    while d >= 0:
+        j = js[d]
+        if j >= npool:
+            d -= 1
+            continue
+        t = ts[d] + 1
+        if t > caps[j] or t > needs[d]:          # this rank is done: the next one
+            js[d], ts[d] = j + 1, 0
+            continue
+        ts[d] = t
+        acc = accs[d] + (t << (4 * pool[j]))
+        need = needs[d] - t
+        if need == 0:
+            n = _emit(oc, om, n, main + acc, meta)
+        else:
+            d += 1
+            js[d], ts[d], needs[d], accs[d] = j + 1, 0, need, acc
+    return n
+
+
+@njit(cache=True)
+def _pair_sets(pool, npool, k, main, meta, oc, om, n):
+    """``itertools.combinations(pool, k)`` of pair kickers, in the same order."""
+    if npool < k:
+        return n
+    idx = np.arange(k)
+    while True:
+        acc = 0
+        for i in range(k):
+            acc += 2 << (4 * pool[idx[i]])
+        n = _emit(oc, om, n, main + acc, meta)
+        i = k - 1
+        while i >= 0 and idx[i] == i + npool - k:
+            i -= 1
+        if i < 0:
+            return n
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+
+
+@njit(cache=True)
+def _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
+    """The moves of attachment ``a`` (its index in the table) on the main part of
+    ``n_units`` units from rank ``s``: `MoveGenerator._two_kickers` when two kickers,
+    `_more_kickers` otherwise, same kicker sets in the same order (``pool``, ``caps``: scratch
+    arrays of 15)."""
+    o = T_ATTACH + A_FIELDS * a
+    kind, width, step, kw, per_unit, distinct = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 7]
+    top = s + (n_units - 1) * step
+    main = 0
+    for r in range(s, top + 1, step):
+        main += width << (4 * r)
+    meta = kind + 32 * (s + 1) + 1024 * n_units
+    k = per_unit * n_units
+    npool = 0
+    for r in range(15):
+        cr = c[r]
+        if distinct and cr > 1:
+            cr = 1
+        if cr >= kw and not (s <= r <= top and (r - s) % step == 0):
+            pool[npool] = r
+            caps[npool] = cr if cr < 2 else 2
+            npool += 1
+    if k == 2:
+        for i in range(npool):
+            for j in range(i + 1, npool):
+                n = _emit(oc, om, n, main + (kw << (4 * pool[i])) + (kw << (4 * pool[j])), meta)
+        if kw == 1 and not distinct:
+            for i in range(npool):
+                if c[pool[i]] >= 2:
+                    n = _emit(oc, om, n, main + (2 << (4 * pool[i])), meta)
+        return n
+    if kw == 2:
+        if k == 1:
+            for i in range(npool):
+                n = _emit(oc, om, n, main + (2 << (4 * pool[i])), meta)
+            return n
+        return _pair_sets(pool, npool, k, main, meta, oc, om, n)
+    if k == 1:
+        for i in range(npool):
+            n = _emit(oc, om, n, main + (1 << (4 * pool[i])), meta)
+        return n
+    if k != 3:
+        return _solo_sets(pool, caps, npool, k, main, meta, oc, om, n)
+    # three solos (`_three_solos`), less the trios that read as a longer chain
+    skip_hi = 3 << (4 * (top + 1)) if t[T_CHAIN_OK + top + 1] else -1
+    skip_lo = -1
+    if leading and s >= 1 and t[T_CHAIN_OK + s - 1] and t[T_LONGEST_TRIO] > n_units:
+        skip_lo = 3 << (4 * (s - 1))
+    for i in range(npool):
+        x = 1 << (4 * pool[i])
+        ci = c[pool[i]]
+        if distinct and ci > 1:
+            ci = 1
+        for j in range(i + 1, npool):
+            y = x + (1 << (4 * pool[j]))
+            for z in range(j + 1, npool):
+                kick = y + (1 << (4 * pool[z]))
+                n = _emit(oc, om, n, main + kick, meta)
+            cj = c[pool[j]]
+            if distinct and cj > 1:
+                cj = 1
+            if cj >= 2:
+                n = _emit(oc, om, n, main + y + (1 << (4 * pool[j])), meta)
+        if ci >= 2:
+            for z in range(i + 1, npool):
+                n = _emit(oc, om, n, main + 2 * x + (1 << (4 * pool[z])), meta)
+            if ci >= 3:
+                kick = 3 * x
+                if kick != skip_hi and kick != skip_lo:
+                    n = _emit(oc, om, n, main + kick, meta)
+    return n
+
+
+@njit(cache=True)
+def lead_moves(t, bits, oc, om, sc):
+    """Every leading move of packed hand ``bits``, in `MoveGenerator.leading`'s order;
+    writes (cards, meta) into ``oc``/``om`` and returns the count (``sc``: `scratch`)."""
+    c, pool, caps = _split_scratch(bits, sc)
+    n = 0
+    most = 0
+    for r in range(15):
+        if c[r] > most:
+            most = c[r]
+    for w in range(1, 5):
+        if w >= 3 and most < w:
+            break
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u + 1] == w:
+                kind = t[T_UNITS + 2 * u]
+                for r in range(15):
+                    if c[r] >= w:
+                        n = _emit(oc, om, n, w << (4 * r), kind + 32 * (r + 1) + 1024)
+                break
+        for ch in range(t[T_NCHAINS]):
+            o = T_CHAINS + C_FIELDS * ch
+            if t[o + 1] != w:
+                continue
+            kind, lo, hi = t[o], t[o + 3], t[o + 4]
+            r = 0
+            while r < 15:                       # maximal runs of chain ranks held w times
+                if not (t[T_CHAIN_OK + r] and c[r] >= w):
+                    r += 1
+                    continue
+                s = r
+                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= w:
+                    r += 1
+                run = r - s
+                for m in range(lo, min(run, hi) + 1):
+                    part = 0
+                    for q in range(m):
+                        part += w << (4 * q)
+                    for i in range(run - m + 1):
+                        n = _emit(oc, om, n, part << (4 * (s + i)), kind + 32 * (s + i + 1) + 1024 * m)
+        if w == 1 and t[T_ROCKET] and c[_RB] and c[_RR]:
+            n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
+    if most < 3:
+        return n
+    for unit_pass in (1, 0):               # trios and quads with kickers first, then planes
+        for a in range(t[T_NATTACH]):
+            o = T_ATTACH + A_FIELDS * a
+            if t[o + 8] != unit_pass:
+                continue
+            width, lo, hi = t[o + 1], t[o + 5], t[o + 6]
+            for s in range(15):
+                if c[s] < width:
+                    continue
+                if unit_pass:
+                    n = _attached(t, a, c, 1, s, True, pool, caps, oc, om, n)
+                    continue
+                k, r = 0, s
+                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
+                    k += 1
+                    if k >= lo:
+                        n = _attached(t, a, c, k, s, True, pool, caps, oc, om, n)
+                    r += 1
+    return n
+
+
+@njit(cache=True)
+def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
+    """Every reply of packed hand ``bits`` to the move (``beat_cards``, ``beat_meta``), then
+    pass, in `MoveGenerator.following`'s order; returns the count written (``sc``: `scratch`)."""
+    c, pool, caps = _split_scratch(bits, sc)
+    kind = beat_meta & 31
+    above = ((beat_meta >> 5) & 31) - 1
+    length = beat_meta >> 10
+    n = 0
+    if kind == K_ROCKET:
+        return _emit(oc, om, n, 0, 0)
+    if kind == K_BOMB:
+        for r in range(above + 1, 15):
+            if c[r] == 4:
+                n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
+    else:
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u] == kind:
+                w = t[T_UNITS + 2 * u + 1]
+                for r in range(above + 1, 15):
+                    if c[r] >= w:
+                        n = _emit(oc, om, n, w << (4 * r), kind + 32 * (r + 1) + 1024)
+        for ch in range(t[T_NCHAINS]):
+            o = T_CHAINS + C_FIELDS * ch
+            if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
+                continue
+            w = t[o + 1]
+            part = 0
+            for q in range(length):
+                part += w << (4 * q)
+            for s in range(above + 1, 15):
+                k, r = 0, s
+                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= w and k < length:
+                    k += 1
+                    r += 1
+                if k == length:
+                    n = _emit(oc, om, n, part << (4 * s), kind + 32 * (s + 1) + 1024 * length)
+        for a in range(t[T_NATTACH]):
+            o = T_ATTACH + A_FIELDS * a
+            if t[o] != kind or not t[o + 5] <= length <= t[o + 6]:
+                continue
+            width = t[o + 1]
+            for s in range(above + 1, 15):
+                if t[o + 8]:
+                    if c[s] >= width:
+                        n = _attached(t, a, c, 1, s, False, pool, caps, oc, om, n)
+                    continue
+                k, r = 0, s
+                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < length:
+                    k += 1
+                    r += 1
+                if k == length:
+                    n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
+        for r in range(15):
+            if c[r] == 4 and t[T_DECK + r] == 4:
+                n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
+    if t[T_ROCKET] and c[_RB] and c[_RR]:
+        n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
+    return _emit(oc, om, n, 0, 0)
+
+
+def compiled_moves(bits: int, rules: Rules, to_beat: Optional[Move] = None) -> list[Move]:
+    """The compiled generator's list as `Move` values (for tests and checks: a search keeps
+    moves as (cards, meta) pairs)."""
+    t = core_table(rules)
+    oc = np.empty(MAX_MOVES, dtype=np.int64)
+    om = np.empty(MAX_MOVES, dtype=np.int64)
+    if to_beat is None or to_beat.is_pass:
+        n = lead_moves(t, bits, oc, om, scratch())
+    else:
+        cards, meta = encode(to_beat)
+        n = follow_moves(t, bits, cards, meta, oc, om, scratch())
+    return [decode(int(x), int(y)) for x, y in zip(oc[:n], om[:n])]
+
+
+__all__ = ["supports", "core_table", "encode", "decode", "lead_moves", "follow_moves", "compiled_moves",
+           "scratch", "MAX_MOVES"]

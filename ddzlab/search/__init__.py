@@ -1,0 +1,62 @@
+"""The compiled search core (numba): worlds, rollouts, card guessing and the MCTS loops.
+
+A search spends its time in one loop: list the legal moves, choose one, play it, until the
+game ends; then again. In Python each step costs microseconds of interpreter work; here the
+whole loop is compiled, so the MCTS agents (`ddzlab.agents.mcts`, ``backend="numba"``, the
+default when numba imports) run their iterations without returning to Python.
+
+* ``state``: a world as an ``int64`` array; the legal moves (`ddzlab.moves.compiled`), play,
+  scores;
+* ``policies``: greedy Q(S, a) and its choice, random and halfsolo draws, a whole rollout,
+  the split filter;
+* ``sample``: the uniform and bomb guessers;
+* ``tree``: the UCT and ISMCTS iteration loops.
+
+Rule sets: standard and mini (`ddzlab.moves.compiled.supports`); homework and wildcard run
+on the Python path. Everything here is checked against its Python reference by
+tests/test_compiled.py, at full size by benchmarks/check_compiled.py.
+
+The compiled code is cached on disk by numba (first use compiles for ~20-40 s, later
+processes load it in about a second): beside the sources in ``__pycache__``, or, when the
+package directory is read-only, in numba's user-wide cache directory (``NUMBA_CACHE_DIR``
+overrides both).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+#: the source files of the compiled core: a kernel's cached code includes the kernels it
+#: calls, in other files too, which numba's cache does not track
+SOURCES = [_ROOT / "moves" / "compiled.py", *(_ROOT / "search" / f"{m}.py" for m in ("state", "policies", "sample",
+                                                                                    "tree"))]
+
+
+def _drop_stale_cache() -> None:
+    """Delete numba's cached kernels of the core when any of its sources changed since they
+    were cached (numba checks only each kernel's own file). Silent where the package
+    directory is read-only: an installed copy does not change, and numba then caches
+    elsewhere anyway."""
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in SOURCES)).hexdigest()
+    stamp = _ROOT / "search" / "__pycache__" / "core-sources.sha1"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for src in SOURCES:
+            for f in (src.parent / "__pycache__").glob(f"{src.stem}.*.nb[ic]"):
+                f.unlink()
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass
+
+
+_drop_stale_cache()
+
+from .policies import POLICIES  # noqa: E402  (after the stale cache is gone)
+from .sample import View, view_of  # noqa: E402
+from .state import from_game  # noqa: E402
+from .tree import Tree  # noqa: E402
+
+__all__ = ["POLICIES", "View", "view_of", "from_game", "Tree"]

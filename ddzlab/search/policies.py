@@ -1,0 +1,187 @@
+"""Compiled rollout policies: greedy Q(S, a) and its choice, random, halfsolo; a whole rollout;
+the split move filter.
+
+Each kernel is the compiled twin of a Python function named in its docstring, with the
+same tie-breaks (the first best in legal order); tests/test_compiled.py holds them equal.
+Policies are numbered for the kernels: `POLICIES`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..analysis.greedy import MAX_Q
+from ..cards import R2
+from ..moves.compiled import K_BOMB, K_ROCKET, SCRATCH
+from ..rules import Kind
+from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
+
+#: rollout policies by name, as the kernels number them
+POLICIES = {"random": 0, "halfsolo": 1, "greedy": 2}
+
+_BELOW_2 = sum(1 << (4 * r) for r in range(R2))
+_BELOW_2_ALL = _BELOW_2 * 15
+_LOW15 = sum(1 << (4 * r) for r in range(15))
+_MAX_Q = MAX_Q
+K_SOLO = int(Kind.SOLO)
+
+
+@njit(cache=True)
+def _longest_run(flags):
+    n = 0
+    while flags:
+        flags &= flags >> 4
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def next_play_size(bits):
+    """d(X) (`ddzlab.analysis.greedy.next_play_size`)."""
+    b = bits & _BELOW_2_ALL
+    f1 = (b | b >> 1 | b >> 2) & _BELOW_2
+    if not f1:
+        return 0
+    f2 = (b >> 1 | b >> 2) & _BELOW_2
+    if b >> 2 & _BELOW_2:
+        best = 4
+    elif (b & b >> 1) & _BELOW_2:
+        best = 3
+    elif f2:
+        best = 2
+    else:
+        best = 1
+    long1 = _longest_run(f1)
+    if long1 >= 5 and long1 > best:
+        best = long1
+    if f2:
+        long2 = _longest_run(f2)
+        if long2 >= 3 and 2 * long2 > best:
+            best = 2 * long2
+    return best
+
+
+@njit(cache=True)
+def q_cards(bits, m, size):
+    """Q(S, a) (`ddzlab.analysis.greedy.q_cards`)."""
+    r = -1 if size < 4 and (bits >> 2) & (m | m >> 1 | m >> 2) & _LOW15 else 0
+    rest = bits - m
+    if rest == 0:
+        return _MAX_Q + size + r
+    return size + next_play_size(rest) + r
+
+
+@njit(cache=True)
+def greedy_index(st, oc, om, n):
+    """Index of `ddzlab.agents.greedy.greedy_choice` among the ``n`` legal moves of the
+    seat to act, with the rollout's facts (partner, the last player down to ≤ 4 cards)."""
+    s = st[S_TO_ACT]
+    hand = st[S_HAND + s]
+    for i in range(n):
+        if om[i] & 31 and oc[i] == hand:
+            return i
+    following = st[S_LAST_META] >= 0
+    threat = False
+    if following:
+        lord, last = st[S_LORD], st[S_LAST_SEAT]
+        if lord >= 0 and s != lord and last != lord:
+            return n - 1                      # never beat the partner: pass
+        threat = st[S_SIZE + last] <= 4
+    best, best_q = -1, 0
+    for i in range(n):
+        kind = om[i] & 31
+        if kind == 0 or (following and not threat and (kind == K_BOMB or kind == K_ROCKET)):
+            continue
+        q = q_cards(hand, oc[i], size_of(oc[i]))
+        if best < 0 or q > best_q:
+            best, best_q = i, q
+    return n - 1 if best < 0 else best
+
+
+@njit(cache=True)
+def halfsolo_index(om, n, over):
+    """`ddzlab.agents.mcts.HalfSoloRollout`'s draw: with more than ``over`` moves, half the
+    solos are dropped (drawn directly, as the Python class does)."""
+    if n <= over:
+        return int(np.random.random() * n)
+    k = 0
+    for i in range(n):
+        if om[i] & 31 == K_SOLO:
+            k += 1
+    if k < 2:
+        return int(np.random.random() * n)
+    u = np.random.random() * (n - k // 2)
+    if u < n - k:
+        want = int(u)
+        for i in range(n):
+            if om[i] & 31 != K_SOLO:
+                if want == 0:
+                    return i
+                want -= 1
+    want = int(np.random.random() * k)
+    for i in range(n):
+        if om[i] & 31 == K_SOLO:
+            if want == 0:
+                return i
+            want -= 1
+    return n - 1
+
+
+@njit(cache=True)
+def choose(st, oc, om, n, policy, epsilon):
+    """One rollout step's choice by policy number (`POLICIES`)."""
+    if policy == 0:
+        return int(np.random.random() * n)
+    if policy == 1:
+        return halfsolo_index(om, n, 10)
+    if np.random.random() < epsilon:
+        return int(np.random.random() * n)
+    return greedy_index(st, oc, om, n)
+
+
+@njit(cache=True)
+def rollout(t, st, policy, epsilon, oc, om):
+    """Play ``st`` to the end by ``policy``; returns the number of moves played."""
+    steps = 0
+    sc = np.empty(SCRATCH, dtype=np.int64)
+    while st[S_WINNER] < 0:
+        n = legal(t, st, oc, om, sc)
+        i = choose(st, oc, om, n, policy, epsilon)
+        play(st, oc[i], om[i])
+        steps += 1
+    return steps
+
+
+@njit(cache=True)
+def split_filter(st, oc, om, n, width, fc, fm):
+    """`ddzlab.agents.mcts.split_filter` (applied when more than ``width`` moves): the
+    ``width`` best plays by Q, the plays that empty the hand, then pass; into ``fc``/``fm``."""
+    hand = st[S_HAND + st[S_TO_ACT]]
+    plays = n - 1 if om[n - 1] & 31 == 0 else n
+    if n <= width or plays <= width:
+        for i in range(n):
+            fc[i] = oc[i]
+            fm[i] = om[i]
+        return n
+    neg = np.empty(plays, dtype=np.int64)
+    for i in range(plays):
+        neg[i] = -q_cards(hand, oc[i], size_of(oc[i]))
+    order = np.argsort(neg, kind="mergesort")
+    keep = np.zeros(plays, dtype=np.bool_)
+    for j in range(width):
+        keep[order[j]] = True
+    k = 0
+    for i in range(plays):
+        if keep[i] or oc[i] == hand:
+            fc[k] = oc[i]
+            fm[k] = om[i]
+            k += 1
+    if plays < n:
+        fc[k] = 0
+        fm[k] = 0
+        k += 1
+    return k
+
+
+__all__ = ["POLICIES", "next_play_size", "q_cards", "greedy_index", "halfsolo_index", "choose", "rollout",
+           "split_filter"]

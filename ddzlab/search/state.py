@@ -1,0 +1,135 @@
+"""A game in play as one small ``int64`` array, and the compiled step: legal moves, play, scores.
+
+The search core's worlds are arrays, not `Game` objects, so copying one is a memcpy and a
+step costs nanoseconds. The layout (``S_*`` offsets) holds what play needs and no more:
+hands, card counts, plays per seat (for spring), the seat to act, the landlord (-1 for a
+two-player game), the move to beat (meta -1 when leading), passes in a row, bombs, the
+winner (-1 while playing), the number of players and the bid. `from_game` reads a `Game`
+into it; play follows `Game._push` step for step (tests/test_compiled.py plays the same
+choices in both and compares end states and scores).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..game import Game, Phase
+from ..moves.compiled import K_BOMB, K_ROCKET, encode, follow_moves, lead_moves
+
+S_HAND, S_SIZE, S_PLAYS = 0, 3, 6
+S_TO_ACT, S_LORD, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT = 9, 10, 11, 12, 13
+S_PASSES, S_BOMBS, S_WINNER, S_PLAYERS, S_BID = 14, 15, 16, 17, 18
+N_STATE = 19
+
+
+def from_game(game: Game) -> np.ndarray:
+    """The state array of a game in play (or finished)."""
+    if game.phase is Phase.BIDDING:
+        raise ValueError("the search core plays the card play: finish the bidding first")
+    st = np.zeros(N_STATE, dtype=np.int64)
+    for s in range(game.players):
+        st[S_HAND + s] = game.hands[s]
+        st[S_SIZE + s] = game.sizes[s]
+        st[S_PLAYS + s] = game.plays[s]
+    st[S_TO_ACT] = -1 if game.to_act is None else game.to_act
+    st[S_LORD] = -1 if game.landlord is None else game.landlord
+    if game.last_move is None:
+        st[S_LAST_META] = -1
+    else:
+        st[S_LAST_CARDS], st[S_LAST_META] = encode(game.last_move)
+    st[S_LAST_SEAT] = -1 if game.last_seat is None else game.last_seat
+    st[S_PASSES] = game.passes
+    st[S_BOMBS] = game.bombs
+    st[S_WINNER] = -1 if game.winner is None else game.winner
+    st[S_PLAYERS] = game.players
+    st[S_BID] = game.bid
+    return st
+
+
+@njit(cache=True)
+def size_of(bits):
+    """Cards in a packed hand."""
+    n = 0
+    while bits:
+        n += bits & 15
+        bits >>= 4
+    return n
+
+
+@njit(cache=True)
+def legal(t, st, oc, om, sc):
+    """The legal moves of the seat to act (`Game.legal_moves`' list, same order; ``sc``:
+    `ddzlab.moves.compiled.scratch`)."""
+    hand = st[S_HAND + st[S_TO_ACT]]
+    if st[S_LAST_META] < 0:
+        return lead_moves(t, hand, oc, om, sc)
+    return follow_moves(t, hand, st[S_LAST_CARDS], st[S_LAST_META], oc, om, sc)
+
+
+@njit(cache=True)
+def play(st, cards, meta):
+    """The seat to act plays (cards, meta), one of its legal moves (`Game.push`)."""
+    s = st[S_TO_ACT]
+    players = st[S_PLAYERS]
+    kind = meta & 31
+    if kind == 0:
+        passes = st[S_PASSES] + 1
+        if passes == players - 1:             # everyone else passed: the trick is over
+            st[S_LAST_META] = -1
+            st[S_LAST_CARDS] = 0
+            st[S_LAST_SEAT] = -1
+            st[S_PASSES] = 0
+        else:
+            st[S_PASSES] = passes
+        st[S_TO_ACT] = (s + 1) % players
+        return
+    st[S_HAND + s] -= cards
+    st[S_SIZE + s] -= size_of(cards)
+    st[S_PLAYS + s] += 1
+    if kind == K_BOMB or kind == K_ROCKET:
+        st[S_BOMBS] += 1
+    st[S_LAST_CARDS] = cards
+    st[S_LAST_META] = meta
+    st[S_LAST_SEAT] = s
+    st[S_PASSES] = 0
+    if st[S_SIZE + s] == 0:
+        st[S_WINNER] = s
+        st[S_TO_ACT] = -1
+    else:
+        st[S_TO_ACT] = (s + 1) % players
+
+
+@njit(cache=True)
+def side_won(st, seat):
+    """Whether ``seat``'s side won the finished game (`ddzlab.agents.mcts.side_won`)."""
+    lord = st[S_LORD]
+    if lord < 0:
+        return st[S_WINNER] == seat
+    return (st[S_WINNER] == lord) == (seat == lord)
+
+
+@njit(cache=True)
+def scores(st, out):
+    """Points per seat of a finished game into ``out`` (`Game.scores`)."""
+    players = st[S_PLAYERS]
+    w = st[S_WINNER]
+    lord = st[S_LORD]
+    if lord < 0:
+        unit = 1 << st[S_BOMBS]
+        for s in range(players):
+            out[s] = unit if s == w else -unit
+        return
+    if w == lord:
+        spring = True
+        for s in range(players):
+            if s != lord and st[S_PLAYS + s] != 0:
+                spring = False
+    else:
+        spring = st[S_PLAYS + lord] == 1
+    unit = st[S_BID] * (1 << st[S_BOMBS]) * (2 if spring else 1)
+    sign = 1 if w == lord else -1
+    for s in range(players):
+        out[s] = sign * (2 * unit if s == lord else -unit)
+
+
+__all__ = ["from_game", "legal", "play", "side_won", "scores", "size_of", "N_STATE"]

@@ -1,0 +1,230 @@
+"""Compiled search trees: UCT on one world, and single-observer ISMCTS over sampled worlds.
+
+The loops of `ddzlab.agents.mcts` (`_Search._uct`, `ISMCTSAgent._search`) as kernels, node
+for node: selection by UCB (ISMCTS: with availability counts), expansion of one random
+untried move, one rollout, reward 1 to every node whose seat's side won. A tree is a set of
+flat arrays (`Tree`) that the caller owns, so a search can run in chunks: the agent checks
+its clock between chunks, and grows the arrays when they fill up.
+
+Randomness comes from numba's generator, seeded per decision by the agent (`seed`): same
+seed, same tree.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..moves.compiled import MAX_MOVES, SCRATCH
+from .policies import rollout, split_filter
+from .sample import sample_world
+from .state import S_TO_ACT, S_WINNER, legal, play, side_won
+
+# node fields (columns of ``Tree.ints``)
+N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N_USTART, N_UCOUNT = range(11)
+N_FIELDS = 11
+
+
+class Tree:
+    """The arrays of one search tree: ``ints[node]`` (`N_*` fields), ``reward[node]``, the
+    untried-move pool of UCT (``pool_cards``/``pool_meta``) and ``used`` = [nodes, pool]."""
+
+    def __init__(self, nodes: int, pool: int = 0) -> None:
+        self.ints = np.zeros((nodes, N_FIELDS), dtype=np.int64)
+        self.reward = np.zeros(nodes, dtype=np.float64)
+        self.pool_cards = np.empty(pool, dtype=np.int64)
+        self.pool_meta = np.empty(pool, dtype=np.int64)
+        self.used = np.zeros(2, dtype=np.int64)
+        _new_node(self.ints, self.reward, self.used, -1, -1, 0, 0)
+
+    def grow(self) -> None:
+        """Double whichever array is nearly full."""
+        if self.used[0] + 2 >= len(self.ints):
+            self.ints = np.concatenate([self.ints, np.zeros_like(self.ints)])
+            self.reward = np.concatenate([self.reward, np.zeros_like(self.reward)])
+        if self.used[1] + MAX_MOVES > len(self.pool_cards) and len(self.pool_cards):
+            extra = max(len(self.pool_cards), MAX_MOVES)
+            self.pool_cards = np.concatenate([self.pool_cards, np.zeros(extra, dtype=np.int64)])
+            self.pool_meta = np.concatenate([self.pool_meta, np.zeros(extra, dtype=np.int64)])
+
+    def root_stats(self) -> list[tuple[int, int, int, float]]:
+        """(cards, meta, visits, reward) of each child of the root, in expansion order (the
+        order of their indices)."""
+        ints = self.ints[:self.used[0]]
+        kids = np.flatnonzero(ints[:, N_PARENT] == 0)
+        rows = ints[kids]
+        return list(zip(rows[:, N_CARDS].tolist(), rows[:, N_META].tolist(), rows[:, N_VISITS].tolist(),
+                        self.reward[kids].tolist()))
+
+
+@njit(cache=True)
+def seed(value):
+    """Seed numba's generator (the kernels' randomness)."""
+    np.random.seed(value)
+
+
+@njit(cache=True)
+def _new_node(ints, reward, used, parent, seat, cards, meta):
+    i = used[0]
+    used[0] = i + 1
+    ints[i, N_PARENT] = parent
+    ints[i, N_SEAT] = seat
+    ints[i, N_CARDS] = cards
+    ints[i, N_META] = meta
+    ints[i, N_VISITS] = 0
+    ints[i, N_AVAIL] = 0
+    ints[i, N_FIRST] = -1
+    ints[i, N_LAST] = -1
+    ints[i, N_NEXT] = -1
+    ints[i, N_USTART] = -1
+    ints[i, N_UCOUNT] = 0
+    reward[i] = 0.0
+    if parent >= 0:
+        if ints[parent, N_LAST] < 0:
+            ints[parent, N_FIRST] = i
+        else:
+            ints[ints[parent, N_LAST], N_NEXT] = i
+        ints[parent, N_LAST] = i
+    return i
+
+
+@njit(cache=True)
+def _moves(t, st, split, width, oc, om, fc, fm, sc):
+    """The tree's moves at ``st`` into ``fc``/``fm``: all legal moves, or the split filter's."""
+    n = legal(t, st, oc, om, sc)
+    if split and n > width:
+        return split_filter(st, oc, om, n, width, fc, fm)
+    for i in range(n):
+        fc[i] = oc[i]
+        fm[i] = om[i]
+    return n
+
+
+@njit(cache=True)
+def _backprop(ints, reward, node, st):
+    while node >= 0:
+        ints[node, N_VISITS] += 1
+        parent = ints[node, N_PARENT]
+        if parent >= 0 and side_won(st, ints[node, N_SEAT]):
+            reward[node] += 1.0
+        node = parent
+
+
+@njit(cache=True)
+def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, width, policy, epsilon):
+    """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
+    are nearly full. Returns (iterations done, rollout moves played)."""
+    oc = np.empty(MAX_MOVES, dtype=np.int64)
+    om = np.empty(MAX_MOVES, dtype=np.int64)
+    fc = np.empty(MAX_MOVES, dtype=np.int64)
+    fm = np.empty(MAX_MOVES, dtype=np.int64)
+    sc = np.empty(SCRATCH, dtype=np.int64)
+    st = np.empty_like(world)
+    done = sims = 0
+    while done < todo and used[0] + 2 < ints.shape[0] and used[1] + MAX_MOVES <= pool_cards.shape[0]:
+        st[:] = world
+        node = 0
+        while True:                                     # selection
+            if ints[node, N_USTART] < 0:
+                start = used[1]
+                n = 0
+                if st[S_WINNER] < 0:
+                    n = _moves(t, st, split, width, oc, om, fc, fm, sc)
+                    for i in range(n):
+                        pool_cards[start + i] = fc[i]
+                        pool_meta[start + i] = fm[i]
+                used[1] = start + n
+                ints[node, N_USTART] = start
+                ints[node, N_UCOUNT] = n
+            if ints[node, N_UCOUNT] > 0 or ints[node, N_FIRST] < 0:
+                break
+            log_n = math.log(ints[node, N_VISITS])
+            best, best_v = -1, 0.0
+            ch = ints[node, N_FIRST]
+            while ch >= 0:
+                v = ints[ch, N_VISITS]
+                val = reward[ch] / v + c * math.sqrt(log_n / v)
+                if best < 0 or val > best_v:
+                    best, best_v = ch, val
+                ch = ints[ch, N_NEXT]
+            node = best
+            play(st, ints[node, N_CARDS], ints[node, N_META])
+        k = ints[node, N_UCOUNT]
+        if k > 0:                                       # expansion
+            start = ints[node, N_USTART]
+            j = start + int(np.random.random() * k)
+            cards, meta = pool_cards[j], pool_meta[j]
+            pool_cards[j] = pool_cards[start + k - 1]      # remove it from the untried moves
+            pool_meta[j] = pool_meta[start + k - 1]
+            ints[node, N_UCOUNT] = k - 1
+            seat = st[S_TO_ACT]
+            play(st, cards, meta)
+            node = _new_node(ints, reward, used, node, seat, cards, meta)
+        sims += rollout(t, st, policy, epsilon, oc, om)
+        _backprop(ints, reward, node, st)
+        done += 1
+    return done, sims
+
+
+@njit(cache=True)
+def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, p,
+           ints, reward, used, todo, c, split, width, policy, epsilon):
+    """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
+    `sample_world`; stops early when the node arrays are nearly full. Returns (iterations
+    done, rollout moves played)."""
+    oc = np.empty(MAX_MOVES, dtype=np.int64)
+    om = np.empty(MAX_MOVES, dtype=np.int64)
+    fc = np.empty(MAX_MOVES, dtype=np.int64)
+    fm = np.empty(MAX_MOVES, dtype=np.int64)
+    kid = np.empty(MAX_MOVES, dtype=np.int64)
+    sc = np.empty(SCRATCH, dtype=np.int64)
+    st = np.empty_like(template)
+    done = sims = 0
+    while done < todo and used[0] + 2 < ints.shape[0]:
+        sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, p, st)
+        node = 0
+        while st[S_WINNER] < 0:
+            n = _moves(t, st, split, width, oc, om, fc, fm, sc)
+            untried = 0
+            for i in range(n):
+                found = -1
+                ch = ints[node, N_FIRST]
+                while ch >= 0:
+                    if ints[ch, N_CARDS] == fc[i] and ints[ch, N_META] == fm[i]:
+                        found = ch
+                        break
+                    ch = ints[ch, N_NEXT]
+                kid[i] = found
+                if found < 0:
+                    untried += 1
+            if untried:                                 # expansion
+                want = int(np.random.random() * untried)
+                for i in range(n):
+                    if kid[i] < 0:
+                        if want == 0:
+                            seat = st[S_TO_ACT]
+                            play(st, fc[i], fm[i])
+                            node = _new_node(ints, reward, used, node, seat, fc[i], fm[i])
+                            break
+                        want -= 1
+                break
+            best, best_v = -1, 0.0
+            for i in range(n):
+                ch = kid[i]
+                ints[ch, N_AVAIL] += 1
+            for i in range(n):
+                ch = kid[i]
+                v = ints[ch, N_VISITS]
+                val = reward[ch] / v + c * math.sqrt(math.log(ints[ch, N_AVAIL]) / v)
+                if best < 0 or val > best_v:
+                    best, best_v = ch, val
+            node = best
+            play(st, ints[node, N_CARDS], ints[node, N_META])
+        sims += rollout(t, st, policy, epsilon, oc, om)
+        _backprop(ints, reward, node, st)
+        done += 1
+    return done, sims
+
+
+__all__ = ["Tree", "seed", "uct", "ismcts"]

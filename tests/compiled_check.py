@@ -1,0 +1,149 @@
+"""The compiled search core against its Python references, position by position.
+
+Used by tests/test_compiled.py at a CI size and, at full size (100,000 positions per rule
+set), as a script::
+
+    python tests/compiled_check.py [--positions 100000] [--rules standard mini] [--seed 0]
+
+Positions are random points of random games (every position of games played by uniformly
+random legal moves), plus leads and replies of clumpy hands (many trios, bombs and planes:
+the kicker enumeration's hard cases). At each position it checks
+
+* the core's legal moves == ``ddzlab.legal_moves`` (the same list: moves and order);
+* the core's greedy choice == ``greedy_choice`` (with the rollout's partner and threat facts);
+* the core's split filter == ``ddzlab.agents.mcts.split_filter``;
+
+and each game, replayed in the core by the same choices, ends in the same state and scores.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import clumpy_hand  # noqa: E402
+
+from ddzlab.agents.greedy import greedy_choice  # noqa: E402
+from ddzlab.agents.mcts import split_filter  # noqa: E402
+from ddzlab.game import Game  # noqa: E402
+from ddzlab.moves import legal_moves  # noqa: E402
+from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, encode, scratch  # noqa: E402
+from ddzlab.rules import Rules, get_rules  # noqa: E402
+from ddzlab.search import from_game  # noqa: E402
+from ddzlab.search.policies import greedy_index  # noqa: E402
+from ddzlab.search.policies import split_filter as core_split  # noqa: E402
+from ddzlab.search.state import legal, play, scores  # noqa: E402
+
+
+@dataclass
+class Report:
+    """Counts of what was compared, and the first mismatches (as text)."""
+    positions: int = 0
+    greedy: int = 0
+    splits: int = 0
+    games: int = 0
+    hands: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def fail(self, text: str) -> None:
+        if len(self.failures) < 20:
+            self.failures.append(text)
+
+
+def check_games(rules: Rules, positions: int, seed: int, report: Report, width: int = 8) -> None:
+    """Random games until ``positions`` positions were compared (see module docstring)."""
+    rng = np.random.default_rng(seed)
+    t = core_table(rules)
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    sc = scratch()
+    while report.positions < positions:
+        if rules.bidding:          # a random first bidder takes it with a random bid (scores use it)
+            game = Game(rules=rules, seed=rng, first_bidder=int(rng.integers(3)))
+            game.make_bid(int(rng.integers(1, 4)))
+            while game.landlord is None:
+                game.make_bid(0)
+        else:
+            game = Game(rules=rules, seed=rng)
+        st = from_game(game)
+        while not game.is_over:
+            expect = game.legal_moves()
+            n = legal(t, st, oc, om, sc)
+            got = [(int(oc[i]), int(om[i])) for i in range(n)]
+            report.positions += 1
+            if got != [encode(m) for m in expect]:
+                report.fail(f"{rules.name} legal moves of {game.hand(game.to_act)} on {game.last_move}: "
+                            f"{compiled_moves(game.hands[game.to_act], rules, game.last_move)} != {expect}")
+                break
+            s, last = game.to_act, game.last_seat
+            following = game.last_move is not None
+            partner = following and game.landlord is not None and s != game.landlord and last != game.landlord
+            threat = following and game.sizes[last] <= 4
+            want = greedy_choice(game.hands[s], expect, following, partner, threat)
+            report.greedy += 1
+            if expect[greedy_index(st, oc, om, n)] != want:
+                report.fail(f"{rules.name} greedy of {game.hand(s)} on {game.last_move}: "
+                            f"{expect[greedy_index(st, oc, om, n)]} != {want}")
+            if n > width:
+                k = core_split(st, oc, om, n, width, fc, fm)
+                report.splits += 1
+                if [(int(fc[i]), int(fm[i])) for i in range(k)] != [encode(m) for m in
+                                                                     split_filter(game, expect, width)]:
+                    report.fail(f"{rules.name} split filter of {game.hand(s)} on {game.last_move}")
+            i = int(rng.integers(n))
+            game.push(expect[i])
+            play(st, oc[i], om[i])
+        else:
+            report.games += 1
+            out = np.zeros(3, dtype=np.int64)
+            scores(st, out)
+            if not np.array_equal(st, from_game(game)) or tuple(out[:game.players]) != game.scores:
+                report.fail(f"{rules.name} game of {game.actions}: core state {st.tolist()} "
+                            f"!= {from_game(game).tolist()} or scores {out} != {game.scores}")
+
+
+def check_hands(rules: Rules, n: int, seed: int, report: Report) -> None:
+    """Leads of ``n`` clumpy hands, and their replies to a random lead of another."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        size = int(rng.integers(1, 21 if rules.hand_size > 10 else 13))
+        hand, other = clumpy_hand(rng, rules, size), clumpy_hand(rng, rules, size)
+        leads = legal_moves(other, rules)
+        beat = leads[int(rng.integers(len(leads)))]
+        for to_beat in (None, beat):
+            report.hands += 1
+            if compiled_moves(hand.bits, rules, to_beat) != legal_moves(hand, rules, to_beat):
+                report.fail(f"{rules.name} moves of clumpy hand {hand} on {to_beat}")
+
+
+def check(rules: Rules, positions: int, seed: int = 0) -> Report:
+    report = Report()
+    check_games(rules, positions, seed, report)
+    check_hands(rules, max(1, positions // 10), seed + 1, report)
+    return report
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=100_000)
+    ap.add_argument("--rules", nargs="+", default=["standard", "mini"])
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    bad = 0
+    for name in args.rules:
+        r = check(get_rules(name), args.positions, args.seed)
+        print(f"{name}: {r.positions} positions (legal moves, leading and following), {r.greedy} greedy choices, "
+              f"{r.splits} split filters, {r.games} whole games (end state and scores), {r.hands} clumpy-hand "
+              f"move lists: {len(r.failures)} mismatches")
+        for f in r.failures:
+            print("  ", f)
+        bad += len(r.failures)
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
