@@ -43,7 +43,7 @@ def test_mcts_picks_the_most_visited_move_and_breaks_ties_by_legal_order():
                         ({c: (5, 2.0), b: (5, 2.0)}, b),                  # order of legal, not of stats
                         ({a: (5, 1.0), b: (5, 3.0)}, b),                  # same visits: better mean
                         ({a: (6, 0.0), b: (5, 5.0)}, a)):                 # visits first
-        agent._search = lambda o, s=stats: s
+        agent._run_search = lambda o, s=stats: s   # the choice in play(), whichever backend searched
         assert agent.play(obs) == want
 
 
