@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from ..determinize import BombGuesser, UniformGuesser
+from ..determinize import BombGuesser, UniformGuesser, determinize
 from ..game import Game, Observation
 from ..moves import Move
 from ..moves.compiled import core_table, encode, supports
@@ -146,6 +146,9 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
         return _stats(obs, rows)
     p = _bomb_p(agent)
     view = view_of(obs, bombs=p > 0)
+    # the kernels trust the view: one world dealt by the reference path first, so a position
+    # that is no legal game (a 19-card landlord hand) is refused as the Python backend refuses it
+    determinize(obs, np.random.default_rng(0), UniformGuesser())
     if agent.name == "ismcts":
         budget = _Budget(agent, iterations, _end(agent))
         tree = Tree(4096 if iterations is None else iterations + 2)
