@@ -252,7 +252,10 @@ class PolicyGuesser:
             start._push(seat, move)
         return total
 
-    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+    def pool(self, obs: Observation, rng: np.random.Generator) -> tuple[list[dict[int, int]], np.ndarray]:
+        """The candidate deals of ``obs`` and their normalised weights (built from ``rng`` on
+        the first call for an observation, then reused). `guess` draws one by weight; the
+        compiled search draws its worlds from the same pool (`ddzlab.search.sample`)."""
         key = (obs.seat, obs.hand.bits, obs.bids, obs.history)
         if key != self._key:
             pool = [self.base.guess(obs, rng) for _ in range(self.candidates)]
@@ -262,8 +265,11 @@ class PolicyGuesser:
             self._key, self._pool, self._weights = key, pool, w
             self.ess = float(1.0 / np.sum(w * w))
             self.ess_log.append(self.ess)
-        i = int(rng.choice(len(self._pool), p=self._weights))
-        return dict(self._pool[i])
+        return self._pool, self._weights
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        pool, weights = self.pool(obs, rng)
+        return dict(pool[int(rng.choice(len(pool), p=weights))])
 
 
 class NoisyOracleGuesser:

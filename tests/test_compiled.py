@@ -18,6 +18,7 @@ from ddzlab.agents import make_agent
 from ddzlab.agents import mcts as mcts_module
 from ddzlab.agents.mcts import COMPILED_ITERATIONS, DEFAULT_ITERATIONS, MCTSConfigError
 from ddzlab.deals import Deal, generate_deals
+from ddzlab.determinize import UniformGuesser
 from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
 from ddzlab.moves.compiled import compiled_moves, core_table, decode, encode, supports
@@ -154,9 +155,18 @@ def test_unsupported_searches_fall_back_or_refuse():
     with pytest.raises(MCTSConfigError, match="wildcard"):
         make_agent("ismcts:backend=numba", seed=0, iterations=20).play(obs)
     _, std = _observation(2, 5)
-    policy = make_agent("ismcts", seed=0, iterations=20, guesser="policy")
-    policy.play(std)
-    assert policy.last_backend == "python"
+
+    class Custom:                                   # a guesser with neither a compiled twin nor a pool
+        name = "custom"
+
+        def guess(self, obs, rng):
+            return UniformGuesser().guess(obs, rng)
+    custom = make_agent("ismcts", seed=0, iterations=20, guesser=Custom())
+    mcts_module._NOTED.clear()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        custom.play(std)
+    assert custom.last_backend == "python" and any("custom" in str(x.message) for x in w)
 
 
 def test_without_numba_the_python_backend_runs_and_says_so(monkeypatch):

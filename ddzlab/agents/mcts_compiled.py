@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from ..determinize import BombGuesser, UniformGuesser, determinize
+from ..determinize import BombGuesser, NoisyOracleGuesser, UniformGuesser, determinize
 from ..game import Game, Observation
 from ..moves import Move
 from ..moves.compiled import core_table, encode, supports
-from ..search import POLICIES, Tree, from_game, view_of
+from ..search import POLICIES, Tree, View, from_game, view_of
 from ..search.sample import sample_world
 from ..search.tree import ismcts, seed, uct
 from ..search.weights import stand_in
@@ -41,9 +41,9 @@ def plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
                 "twin (random, halfsolo with over=10, greedy, weights have)")
-    if agent.name != "mcts_cheat" and _bomb_p(agent) is None:
+    if agent.name != "mcts_cheat" and _guessing(agent) is None:
         return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
-                "twin (uniform and bomb have)")
+                "twin (uniform, bomb, the noisy oracle and pool guessers such as policy have)")
     return None
 
 
@@ -71,13 +71,27 @@ def _weights_tables(agent: "_Search", rules) -> tuple:
     return stand_in(rules)
 
 
-def _bomb_p(agent: "_Search") -> Optional[float]:
+def _guessing(agent: "_Search") -> Optional[str]:
+    """How the core deals the agent's worlds: ``uniform``, ``bomb``, ``oracle`` or ``pool``
+    (the guesser builds candidate deals, `ddzlab.search.sample`); None: it cannot."""
     g = agent.guesser
-    if type(g) is UniformGuesser:
-        return 0.0
-    if type(g) is BombGuesser:
-        return float(g.p)
-    return None
+    for kind, cls in (("uniform", UniformGuesser), ("bomb", BombGuesser), ("oracle", NoisyOracleGuesser)):
+        if type(g) is cls:
+            return kind
+    return "pool" if callable(getattr(g, "pool", None)) else None
+
+
+def _view(agent: "_Search", obs: Observation) -> tuple[View, float]:
+    """The decision's `View` and bomb probability for the agent's guesser (a pool guesser
+    builds its candidate deals here, from the agent's generator as its ``guess`` would)."""
+    g, kind = agent.guesser, _guessing(agent)
+    if kind == "bomb":
+        return view_of(obs, bombs=g.p > 0), float(g.p)
+    if kind == "oracle":
+        return view_of(obs, oracle=(g.truth(obs), g.q)), 0.0
+    if kind == "pool":
+        return view_of(obs, pool=g.pool(obs, agent.rng)), 0.0
+    return view_of(obs), 0.0
 
 
 class _Budget:
@@ -151,18 +165,18 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     table = core_table(obs.rules)
     policy, epsilon = _policy(agent)
     pt, wp = _weights_tables(agent, obs.rules)
-    seed(int(agent.rng.integers(2**62)))
     split, width, c = agent.moves == "split", agent.width, agent.c
     if agent.name == "mcts_cheat":
+        seed(int(agent.rng.integers(2**62)))
         rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
                               policy, epsilon, pt, wp)
         agent.last_iterations = done
         return _stats(obs, rows)
-    p = _bomb_p(agent)
-    view = view_of(obs, bombs=p > 0)
     # the kernels trust the view: one world dealt by the reference path first, so a position
     # that is no legal game (a 19-card landlord hand) is refused as the Python backend refuses it
     determinize(obs, np.random.default_rng(0), UniformGuesser())
+    view, p = _view(agent, obs)
+    seed(int(agent.rng.integers(2**62)))
     if agent.name == "ismcts":
         budget = _Budget(agent, iterations, _end(agent))
         tree = Tree(4096 if iterations is None else iterations + 2)

@@ -169,8 +169,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, wid
 
 
 @njit(cache=True)
-def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, p,
-           ints, reward, used, todo, c, split, width, policy, epsilon, pt, w):
+def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
+           p, ints, reward, used, todo, c, split, width, policy, epsilon, pt, w):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full. Returns (iterations
     done, rollout moves played)."""
@@ -183,7 +183,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     st = np.empty_like(template)
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0]:
-        sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, p, st)
+        sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
+                     cum, p, st)
         node = 0
         while st[S_WINNER] < 0:
             n = _moves(t, st, split, width, oc, om, fc, fm, sc)
