@@ -25,7 +25,7 @@ from ddzlab.agents.greedy import GreedyAgent
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 
-GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256", "oracle0.5")
+GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256", "mcmc", "oracle0.5")
 
 
 def positions(n: int, seed: int = 5) -> list[Game]:

@@ -9,12 +9,15 @@ import numpy as np
 import pytest
 
 from ddzlab.agents import make_agent
-from ddzlab.agents.mcts import make_guesser
+from ddzlab.agents.greedy import GreedyAgent
+from ddzlab.agents.mcts import MCTSConfigError, make_guesser
 from ddzlab.deals import generate_deals
-from ddzlab.determinize import DeterminizeError, NoisyOracleGuesser, PolicyGuesser, hidden_sizes, known_cards
+from ddzlab.determinize import (DeterminizeError, NoisyOracleGuesser, PolicyGuesser, UniformGuesser, hidden_sizes,
+                                known_cards)
 from ddzlab.game import Game
 from ddzlab.rules import MINI, STANDARD
 from ddzlab.search import view_of
+from ddzlab.search.likelihood import PosteriorGuesser, greedy_log_likelihoods
 from ddzlab.search.sample import sample_world
 from ddzlab.search.state import S_HAND, size_of
 from ddzlab.search.tree import seed as seed_core
@@ -146,3 +149,115 @@ def test_compiled_search_values_match_the_python_loop(guesser):
                 total += sum(r for _, r in stats.values()) / sum(v for v, _ in stats.values())
             values.append(total / 6)
         assert abs(values[0] - values[1]) < 0.05, values
+
+
+def _mixed_point(rules, seed: int, moves: int) -> Game:
+    """A game after up to ``moves`` moves, each greedy's with probability 0.7, else random
+    (so the history holds greedy-like and other plays), at a decision with a choice."""
+    game = Game(generate_deals(1, seed=seed, rules=rules)[0], rules=rules, landlord=0)
+    rng = np.random.default_rng(seed)
+    greedy = GreedyAgent()
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if len(legal) > 1 and game.is_over is False and rng.random() < 0.7:
+            move = greedy.play(game.observation(game.to_act))
+        else:
+            move = legal[int(rng.integers(len(legal)))]
+        game.push(move)
+        if game.is_over:
+            game.undo()
+            break
+    return game
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+def test_compiled_likelihood_equals_the_python_replay(rules):
+    """The compiled greedy replay gives `PolicyGuesser.log_likelihood`'s values exactly, for
+    random candidate deals and the true one, with the partner skipped or scored, from every
+    seat; and make_guesser's policy pools (which use it) equal the Python-only pools."""
+    rng = np.random.default_rng(1)
+    checked = 0
+    for s in range(10):
+        game = _mixed_point(rules, 40 + s, 3 + 4 * s)
+        for seat in range(game.players):
+            obs = game.observation(seat)
+            truth = NoisyOracleGuesser(1.0)
+            truth.see(game)
+            deals = [UniformGuesser().guess(obs, rng) for _ in range(6)] + [truth.truth(obs)]
+            for partner in ("skip", "same"):
+                g = PolicyGuesser(GreedyAgent(), partner=partner)
+                python = np.array([g.log_likelihood(obs, d) for d in deals])
+                compiled = greedy_log_likelihoods(obs, deals, g.scored_seats(obs), g.eps)
+                assert np.array_equal(python, compiled), (s, seat, partner, python, compiled)
+                checked += int(np.count_nonzero(python))
+    assert checked > 50                                # most histories carry evidence
+    game = _mixed_point(rules, 7, 20)
+    obs = game.observation(game.to_act)
+    fast, slow = make_guesser("policy64"), PolicyGuesser(GreedyAgent(), candidates=64, partner="skip")
+    (pa, wa), (pb, wb) = fast.pool(obs, np.random.default_rng(3)), slow.pool(obs, np.random.default_rng(3))
+    assert pa == pb and np.array_equal(wa, wb) and fast.ess == slow.ess
+
+
+def _splits(unseen: int, sizes: dict[int, int]) -> list[dict[int, int]]:
+    """Every deal of the unseen cards to two holders of these sizes (as multisets)."""
+    a, b = list(sizes)
+    counts = [(unseen >> (4 * r)) & 15 for r in range(15)]
+    out: list[dict[int, int]] = []
+
+    def rec(r: int, left: int, bits: int) -> None:
+        if r == 15:
+            if left == 0:
+                out.append({a: bits, b: unseen - bits})
+            return
+        for c in range(min(counts[r], left) + 1):
+            rec(r + 1, left - c, bits + (c << (4 * r)))
+    rec(0, sizes[a], 0)
+    return out
+
+
+@pytest.mark.parametrize("seed", [37, 10, 29])
+def test_mcmc_pool_follows_the_exact_posterior(seed):
+    """On mini endgames with a few hidden cards, every deal is enumerated and its posterior
+    computed exactly: the uniform prior (ways to deal the physical cards) times the Python
+    `PolicyGuesser.log_likelihood`. The MCMC pool's frequencies are within 0.06 of it in total
+    variation, while the prior alone is far from it (so the test could fail)."""
+    rng = np.random.default_rng(seed)
+    game = Game(generate_deals(1, seed=seed, rules=MINI)[0], rules=MINI, landlord=0)
+    greedy = GreedyAgent()
+    while True:                                        # mostly greedy play down to <= 9 hidden cards
+        obs = game.observation(game.to_act)
+        sizes = hidden_sizes(obs)
+        if sum(sizes.values()) <= 9 and len(sizes) == 2 and len(obs.legal_moves) > 1:
+            break
+        legal = obs.legal_moves
+        game.play(greedy.play(obs) if rng.random() < 0.8 else legal[int(rng.integers(len(legal)))])
+    deals = _splits(obs.unseen.bits, sizes)
+    h = next(iter(sizes))
+    log_l = np.array([PolicyGuesser(GreedyAgent()).log_likelihood(obs, d) for d in deals])
+    prior = np.array([math.prod(math.comb((obs.unseen.bits >> (4 * r)) & 15, (d[h] >> (4 * r)) & 15)
+                                for r in range(15)) for d in deals], dtype=float)
+    prior /= prior.sum()
+    post = prior * np.exp(log_l - log_l.max())
+    post /= post.sum()
+    g = PosteriorGuesser(samples=4000, chains=200, burn=50, thin=5)
+    pool, weights = g.pool(obs, np.random.default_rng(0))
+    index = {d[h]: i for i, d in enumerate(deals)}
+    freq = np.bincount([index[d[h]] for d in pool], minlength=len(deals)) / len(pool)
+    assert 0.5 * np.abs(freq - post).sum() < 0.06
+    assert 0.5 * np.abs(prior - post).sum() > 0.2
+    assert np.allclose(weights, 1 / 4000) and 0 < g.acceptance < 1
+    assert g.ess == pytest.approx(1 / np.sum(freq ** 2))
+
+
+def test_mcmc_guesser_names_and_search():
+    g = make_guesser("mcmc")
+    assert isinstance(g, PosteriorGuesser) and g.samples == 64
+    assert make_guesser("mcmc256").samples == 256
+    with pytest.raises(MCTSConfigError):
+        make_guesser("mcmc3")
+    game = _point(STANDARD, 2, 6)
+    obs = game.observation(game.to_act)
+    a = make_agent("ismcts:iterations=60,guesser=mcmc", seed=4)
+    move = a.play(obs)
+    assert a.last_backend == "numba" and move == make_agent("ismcts:iterations=60,guesser=mcmc", seed=4).play(obs)
+    assert len(a.guesser.ess_log) == 1 and 1 <= a.guesser.ess <= 64

@@ -21,7 +21,9 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * ``guesser``: ``uniform``, ``bomb`` (the seed's "nobody splits a bomb"), ``policy``
   (importance resampling of the opponents' plays under the greedy agent, 16 candidate
   deals; ``policy64``, ``policy256``: more candidates; the partner's plays are not scored,
-  `ddzlab.determinize.PolicyGuesser` says why), ``oracleQ`` (e.g. ``oracle0.85``: the
+  `ddzlab.determinize.PolicyGuesser` says why), ``mcmc`` (the same posterior sampled by
+  Metropolis chains on the compiled core, 64 samples; ``mcmcN``: N samples;
+  `ddzlab.search.likelihood.PosteriorGuesser`), ``oracleQ`` (e.g. ``oracle0.85``: the
   study's noisy oracle, each hidden card right with probability Q; it sees the true deal
   through ``see_all_hands``, so it is a yardstick, not a fair agent) or any `Guesser`;
 * ``moves`` (the tree's move filter): ``all``, or ``split``: the ``width`` legal moves
@@ -72,6 +74,8 @@ import time
 import warnings
 from typing import Callable, Optional, Union
 
+import numpy as np
+
 
 from ..analysis.greedy import q_value
 from ..deals import SeedLike, as_rng
@@ -100,27 +104,54 @@ class MCTSConfigError(DdzError):
 # -- components -----------------------------------------------------------------------------
 _POLICY_NAME = re.compile(r"^policy(\d+)?$")
 _ORACLE_NAME = re.compile(r"^oracle(0(\.\d+)?|1(\.0*)?)$")
+_MCMC_NAME = re.compile(r"^mcmc(\d+)?$")
+#: the MCMC guesser's chains per sample and steps (`ddzlab.search.likelihood.PosteriorGuesser`):
+#: a chain per 4 samples, 200 steps of burn-in, a sample every 8 steps
+MCMC_SETTINGS = {"per_chain": 4, "burn": 200, "thin": 8}
 
 
 def make_guesser(spec: Union[str, Guesser, None]) -> Guesser:
     """A guesser from its name (``uniform``, ``bomb``, ``policy``/``policyN`` with N
-    candidates, ``oracleQ`` with 0 <= Q <= 1) or as given."""
+    candidates, ``mcmc``/``mcmcN`` with N samples, ``oracleQ`` with 0 <= Q <= 1) or as given."""
     if spec is None or spec == "uniform":
         return UniformGuesser()
     if spec == "bomb":
         return BombGuesser()
     if isinstance(spec, str):
-        policy, oracle = _POLICY_NAME.match(spec), _ORACLE_NAME.match(spec)
+        policy, oracle, mcmc = _POLICY_NAME.match(spec), _ORACLE_NAME.match(spec), _MCMC_NAME.match(spec)
         if policy:
             n = int(policy.group(1) or 16)
             if n < 1:
                 raise MCTSConfigError(f"guesser {spec!r}: need at least one candidate")
-            return PolicyGuesser(GreedyAgent(), candidates=n, partner="skip")
+            return PolicyGuesser(GreedyAgent(), candidates=n, partner="skip", likelihoods=greedy_likelihoods)
         if oracle:
             return NoisyOracleGuesser(float(oracle.group(1)))
+        if mcmc:
+            n, per = int(mcmc.group(1) or 64), MCMC_SETTINGS["per_chain"]
+            if n < per or n % per:
+                raise MCTSConfigError(f"guesser {spec!r}: samples must be a positive multiple of {per}")
+            if numba_error() is not None:
+                raise MCTSConfigError(f"guesser {spec!r} runs on the compiled core: {numba_error()}")
+            from ..search.likelihood import PosteriorGuesser
+            return PosteriorGuesser(samples=n, chains=n // per, burn=MCMC_SETTINGS["burn"],
+                                    thin=MCMC_SETTINGS["thin"])
         raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb, policy, policyN "
-                              "(N candidates) or oracleQ (0 <= Q <= 1)")
+                              "(N candidates), mcmc, mcmcN (N samples) or oracleQ (0 <= Q <= 1)")
     return spec
+
+
+def greedy_likelihoods(obs: Observation, deals: list[dict[int, int]], scored: set[int],
+                       eps: float) -> Optional[np.ndarray]:
+    """`PolicyGuesser.log_likelihood` of the greedy agent for a pool of candidate deals on
+    the compiled core (`ddzlab.search.likelihood`: the same numbers, about 100x faster);
+    None where the core cannot (no numba, rules without a core): the Python replay runs."""
+    if numba_error() is not None:
+        return None
+    from ..moves.compiled import supports
+    if not supports(obs.rules):
+        return None
+    from ..search.likelihood import greedy_log_likelihoods
+    return greedy_log_likelihoods(obs, deals, scored, eps)
 
 
 def split_filter(game: Game, legal: list[Move], width: int) -> list[Move]:
