@@ -16,7 +16,6 @@ import gzip
 import io
 import math
 import time
-import zlib
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -25,6 +24,7 @@ import pandas as pd
 
 from ..cards import Hand
 from ..config import DATA_DIR
+from ..gzmembers import complete_members
 from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
 from ._core import moves_text, tables
@@ -147,26 +147,11 @@ def study_path(name: str, folder: Path | None = None) -> Path:
     return (STUDIES_DIR if folder is None else Path(folder)) / f"{name}.csv.gz"
 
 
-def _members(raw: bytes) -> str:
-    """The text of every complete gzip member of ``raw`` (a truncated last one is dropped)."""
-    out, pos = [], 0
-    while pos < len(raw):
-        d = zlib.decompressobj(wbits=31)
-        try:
-            text = d.decompress(raw[pos:])
-        except zlib.error:
-            break
-        if not d.eof:
-            break
-        out.append(text)
-        pos = len(raw) - len(d.unused_data)
-    return b"".join(out).decode()
-
-
 def read_study(name: str, folder: Path | None = None) -> pd.DataFrame:
     """The stored rows of study ``name`` (empty frame if none): one row per solved task."""
     path = study_path(name, folder)
-    lines = _members(path.read_bytes()).splitlines() if path.exists() else []
+    members = complete_members(path.read_bytes())[0] if path.exists() else []
+    lines = b"".join(members).decode().splitlines()     # a truncated last member is dropped
     if not lines:
         return pd.DataFrame()
     header = lines[0]
