@@ -187,6 +187,18 @@ def run_study(name: str, tasks: Sequence[dict], solve: Callable[[dict], dict], *
     return read_study(name, folder)
 
 
+def compact_study(name: str, folder: Path | None = None) -> int:
+    """Rewrite study ``name``'s rows file as one gzip member holding the same text (one
+    member per row compresses poorly); a damaged tail is dropped, later runs append after it.
+    Not while a run is appending to it. Returns the bytes saved."""
+    path = study_path(name, folder)
+    raw = path.read_bytes()
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(gzip.compress(b"".join(complete_members(raw)[0]), compresslevel=9, mtime=0))
+    tmp.replace(path)                                  # atomic: the old file or the new one
+    return len(raw) - path.stat().st_size
+
+
 _hand_lists: dict[tuple, list[Hand]] = {}
 
 
@@ -294,5 +306,5 @@ def solve_dfs(task: dict) -> dict:
 
 __all__ = ["random_hands", "fewest_plays_table", "score_table", "score_time_by_size",
            "pruning_ablation", "split_examples", "draw_split", "read_study", "run_study",
-           "study_path", "task_hand", "cold_caches", "astar_tasks", "solve_astar", "dfs_tasks",
+           "study_path", "compact_study", "task_hand", "cold_caches", "astar_tasks", "solve_astar", "dfs_tasks",
            "solve_dfs", "ASTAR_GRID", "ASTAR_BUDGET", "STUDIES_DIR"]
