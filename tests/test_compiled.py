@@ -1,6 +1,7 @@
 """The compiled search core (ddzlab.moves.compiled, ddzlab.search) against the Python path.
 
-Move lists, greedy choices, split filters and whole games are compared position by position
+Move lists, greedy choices, split filters, whole games and the compiled weights play (with its
+hand power) are compared position by position
 by tests/compiled_check.py (here at a CI size; the script runs 100,000 positions per rule
 set). The rest: the backend option of the MCTS agents, the sampling kernel, and the search
 loops' values against the Python loops' on the same positions.
@@ -33,6 +34,7 @@ def test_core_equals_python_on_random_positions(rules):
     report = check(rules, positions=1500, seed=3)
     assert report.failures == []
     assert report.positions >= 1500 and report.games > 10 and report.splits > 50 and report.hands >= 150
+    assert report.weights >= 1500 and report.powers >= 500      # the compiled weights play and hand power
 
 
 def test_docstring_examples_of_the_generator():

@@ -32,6 +32,9 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * ``rollout``: ``random``; ``halfsolo`` (the seed's: with more than ``over`` = 10 legal
   moves, half the solos, chosen at random, are dropped first); ``greedy`` (the greedy
   agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
+  ``weights`` (the `weights` agent's play, `ddzlab.agents.weights.WeightsAgent`, each seat
+  on its own observation of the world, with probability ``1 - epsilon``, else random;
+  compiled: `ddzlab.agents.weights_compiled`);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
@@ -39,7 +42,7 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   second of ``python``, today's loops below. The compiled core plays the standard and mini
   rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
   ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
-  the pool in Python once per decision, the kernel draws each world from it) and the three
+  the pool in Python once per decision, the kernel draws each world from it) and the four
   rollouts above; a search it cannot play (homework or wildcard rules, a custom guesser
   without a pool, a custom rollout) runs on the Python backend and a warning says so once (``backend=numba`` asked explicitly
   raises instead). ``last_backend`` names the backend of the last search. Both backends
@@ -239,10 +242,38 @@ class GreedyRollout(Rollout):
         return move
 
 
+class WeightsRollout(Rollout):
+    """The `weights` agent's play (`WeightsAgent`, tuned weights), a random move with prob.
+    ``epsilon``. The Python backend asks a `WeightsAgent` for every step (about a millisecond
+    each); the compiled backend runs its twin, `ddzlab.agents.weights_compiled.WeightsCore`."""
+
+    name = "weights"
+
+    def __init__(self, epsilon: float = 0.1) -> None:
+        self.epsilon = epsilon
+        self._agent = None
+        self._core = None
+
+    def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
+        if rng.random() < self.epsilon:
+            return legal[int(rng.random() * len(legal))]
+        if self._agent is None:
+            from .weights import WeightsAgent
+            self._agent = WeightsAgent()
+        return self._agent.play(game.observation(game.to_act))
+
+    def core(self):
+        """The compiled twin (`WeightsCore`, with its memo of hand powers), built on first use."""
+        if self._core is None:
+            from .weights_compiled import WeightsCore
+            self._core = WeightsCore()
+        return self._core
+
+
 def make_rollout(spec: Union[str, Rollout]) -> Rollout:
     if isinstance(spec, Rollout):
         return spec
-    table = {"random": Rollout, "halfsolo": HalfSoloRollout, "greedy": GreedyRollout}
+    table = {"random": Rollout, "halfsolo": HalfSoloRollout, "greedy": GreedyRollout, "weights": WeightsRollout}
     if spec not in table:
         raise MCTSConfigError(f"unknown rollout {spec!r}: {', '.join(table)}")
     return table[spec]()
@@ -573,6 +604,6 @@ class CheatingMCTSAgent(_Search):
 
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "Node", "Rollout", "HalfSoloRollout",
-           "GreedyRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
+           "GreedyRollout", "WeightsRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
            "MCTSConfigError", "DEFAULT_ITERATIONS", "COMPILED_ITERATIONS", "BACKENDS", "resolve_backend",
            "search_eval"]

@@ -23,6 +23,7 @@ from ..moves.compiled import core_table, encode, supports
 from ..search import POLICIES, Tree, View, from_game, view_of
 from ..search.sample import sample_world
 from ..search.tree import ismcts, seed, uct
+from ..search.weights import stand_in
 
 if TYPE_CHECKING:
     from .mcts import _Search
@@ -39,7 +40,7 @@ def plan(agent: "_Search", obs: Observation) -> Optional[str]:
         return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
-                "twin (random, halfsolo with over=10, greedy have)")
+                "twin (random, halfsolo with over=10, greedy, weights have)")
     if agent.name != "mcts_cheat" and _guessing(agent) is None:
         return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
                 "twin (uniform, bomb, the noisy oracle and pool guessers such as policy have)")
@@ -47,7 +48,7 @@ def plan(agent: "_Search", obs: Observation) -> Optional[str]:
 
 
 def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
-    from .mcts import GreedyRollout, HalfSoloRollout, Rollout
+    from .mcts import GreedyRollout, HalfSoloRollout, Rollout, WeightsRollout
     r = agent.rollout
     if type(r) is Rollout:
         return POLICIES["random"], 0.0
@@ -55,7 +56,19 @@ def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
         return POLICIES["halfsolo"], 0.0
     if type(r) is GreedyRollout:
         return POLICIES["greedy"], float(r.epsilon)
+    if type(r) is WeightsRollout:
+        return POLICIES["weights"], float(r.epsilon)
     return None
+
+
+def _weights_tables(agent: "_Search", rules) -> tuple:
+    """(power tables, parameters) for the kernels: the weights rollout's, or a small unused
+    stand-in of the same types for the other rollouts (one compiled kernel serves all)."""
+    from .mcts import WeightsRollout
+    if type(agent.rollout) is WeightsRollout:
+        _, pt, w = agent.rollout.core().tables(rules)
+        return pt, w
+    return stand_in(rules)
 
 
 def _guessing(agent: "_Search") -> Optional[str]:
@@ -125,14 +138,14 @@ def _stats(obs: Observation, rows) -> dict[Move, tuple[int, float]]:
 
 
 def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: int,
-             policy: int, epsilon: float) -> tuple[list, int]:
+             policy: int, epsilon: float, pt, wp) -> tuple[list, int]:
     tree = Tree(512 if budget.cap == math.inf else int(budget.cap - done) + 2, POOL)
     while True:
         todo = budget.next_chunk(done)
         if todo <= 0:
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
-                      agent.c, agent.moves == "split", agent.width, policy, epsilon)
+                      agent.c, agent.moves == "split", agent.width, policy, epsilon, pt, wp)
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -151,11 +164,12 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     game, for the cheater)."""
     table = core_table(obs.rules)
     policy, epsilon = _policy(agent)
+    pt, wp = _weights_tables(agent, obs.rules)
     split, width, c = agent.moves == "split", agent.width, agent.c
     if agent.name == "mcts_cheat":
         seed(int(agent.rng.integers(2**62)))
         rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
-                              policy, epsilon)
+                              policy, epsilon, pt, wp)
         agent.last_iterations = done
         return _stats(obs, rows)
     # the kernels trust the view: one world dealt by the reference path first, so a position
@@ -172,7 +186,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, split, width, policy,
-                             epsilon)
+                             epsilon, pt, wp)
             done += d
             agent.last_simulations += sims
             if d < todo:
@@ -187,7 +201,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
         sample_world(*view, p, world)
         share = iterations * (w + 1) // k if iterations is not None else None
         budget = _Budget(agent, share, start + agent.seconds * (w + 1) / k if agent.seconds is not None else None)
-        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon)
+        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon, pt, wp)
         rows += more
     agent.last_iterations = done
     return _stats(obs, rows)

@@ -7,8 +7,10 @@ default when numba imports) run their iterations without returning to Python.
 
 * ``state``: a world as an ``int64`` array; the legal moves (`ddzlab.moves.compiled`), play,
   scores;
-* ``policies``: greedy Q(S, a) and its choice, random and halfsolo draws, a whole rollout,
-  the split filter;
+* ``power``: hand power (the best-split recursion of `ddzlab.analysis.power`), memoised;
+* ``weights``: the `weights` agent's play (`ddzlab.agents.weights.WeightsAgent`);
+* ``policies``: greedy Q(S, a) and its choice, random and halfsolo draws, the weights play,
+  a whole rollout, the split filter;
 * ``sample``: dealing worlds: the uniform and bomb guessers, the noisy oracle, candidate pools;
 * ``tree``: the UCT and ISMCTS iteration loops;
 * ``likelihood``: the policy guesser's likelihood (the greedy agent replayed on each candidate
@@ -32,7 +34,8 @@ _ROOT = Path(__file__).resolve().parent.parent
 #: the source files of the compiled core: a kernel's cached code includes the kernels it
 #: calls, in other files too, which numba's cache does not track
 SOURCES = [_ROOT / "moves" / "compiled.py",
-           *(_ROOT / "search" / f"{m}.py" for m in ("state", "policies", "sample", "likelihood", "tree"))]
+           *(_ROOT / "search" / f"{m}.py" for m in ("state", "power", "weights", "policies", "sample", "likelihood",
+                                                    "tree"))]
 
 
 def _drop_stale_cache() -> None:

@@ -30,7 +30,7 @@ from ..determinize import REST, DeterminizeError, hidden_sizes, known_cards
 from ..game import Observation
 from ..moves.compiled import encode
 from .state import (N_STATE, S_BID, S_BOMBS, S_HAND, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES,
-                    S_PLAYERS, S_PLAYS, S_SIZE, S_TO_ACT, S_WINNER, size_of)
+                    S_PLAYED, S_PLAYERS, S_PLAYS, S_SIZE, S_KITTY, S_TO_ACT, S_WINNER, size_of)
 
 
 class View(NamedTuple):
@@ -82,6 +82,9 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
     st[S_WINNER] = -1
     st[S_PLAYERS] = players
     st[S_BID] = obs.bid
+    for s in range(players):
+        st[S_PLAYED + s] = obs.played_bits[s]
+    st[S_KITTY] = 0 if obs.kitty is None else obs.kitty.bits
     sizes = hidden_sizes(obs)
     holders = np.array(list(sizes), dtype=np.int64)
     holders[holders == REST] = -1
