@@ -86,13 +86,25 @@ add(Experiment(
 # -- notebook 05: card guessing in the search (issue 23) ---------------------------------------
 #: the guessers of the study (`ddzlab.agents.mcts.make_guesser` names): policyN resamples N deals
 GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256")
-#: the noisy oracle's accuracies (each hidden card right with probability q)
-ORACLE_Q = (0.75, 0.85, 0.95, 1.0)
+#: the guessers the compiled core samples itself (milliseconds a move at 800 iterations)
+FAST_GUESSERS = ("uniform", "bomb")
+#: the pool guessers: a Python guesser builds the candidate deals of every decision
+POOL_GUESSERS = tuple(g for g in GUESSERS if g not in FAST_GUESSERS)
+#: the noisy oracle's q (each hidden card kept with its holder with probability q): 0.25 and 0.5
+#: give accuracies of about 0.75 and 0.83, where the real guessers are; 0.75-1 give 0.92-1
+ORACLE_Q = (0.25, 0.5, 0.75, 0.85, 0.95, 1.0)
+#: the oracle study's budget (its uniform baseline is 05_guessers' uniform at this budget)
+ORACLE_BUDGET = 800
 #: opponents of the guesser study by rule set (mini has no rulev1: weights is the strong one)
 GUESS_OPPONENTS = {"standard": ["greedy", "rulev1"], "mini": ["greedy", "weights"]}
 #: deals of the guesser study: the power analysis of notebook 05 asks about 1,800 for 0.03 WP
 #: at the SD of paired differences seen so far; runs stop anywhere (a common prefix of deals)
 GUESS_DEALS = 2000
+#: the experiment seed of each rule set's guesser study: every 05_guessers* experiment of a rule
+#: set (and 05_oracle) plays the same deals with the same agent seeds, so a configuration of one
+#: is paired deal by deal with a configuration of another (a game's seeds do not depend on the
+#: grid: `ddzlab.arena.play_deal`)
+GUESS_SEED = {"standard": 23, "mini": 24}
 
 
 def ismcts(iterations: int, guesser: str = "uniform") -> tuple[str, str]:
@@ -104,25 +116,38 @@ def _guessers(budgets: tuple[int, ...], guessers: tuple[str, ...] = GUESSERS) ->
     return dict(ismcts(b, g) for b in budgets for g in guessers)
 
 
-for _rules, _seed in (("standard", 23), ("mini", 24)):
+def guess_experiments(rules: str = "standard") -> list[str]:
+    """The guesser experiments of a rule set: (fast guessers, pool guessers) at 200/800, then
+    at 3,200 iterations; the notebook joins them by deal."""
+    tag = "" if rules == "standard" else "_mini"
+    return [f"05_guessers{tag}{kind}{size}" for size in ("", "_3200") for kind in ("", "_policy")]
+
+
+# The guessers are split by speed: uniform and bomb run on the compiled core (cheap), the policy
+# guessers build a pool of candidate deals in Python at every decision (expensive), so each kind
+# is its own experiment and can be run, resumed and stored on its own. Same deals, same seeds.
+for _rules in ("standard", "mini"):
     _tag = "" if _rules == "standard" else "_mini"
-    add(Experiment(
-        f"05_guessers{_tag}", configs=_guessers((200, 800)), opponents=GUESS_OPPONENTS[_rules],
-        deals=GUESS_DEALS, rules=_rules, seed=_seed,
-        description=f"Notebook 05 ({_rules}): the registered ismcts with each guesser at 200 and 800 "
-                    "iterations a move, paired on the same deals against each opponent."))
-    add(Experiment(
-        f"05_guessers{_tag}_3200", configs=_guessers((3200,)), opponents=GUESS_OPPONENTS[_rules],
-        deals=GUESS_DEALS, rules=_rules, seed=_seed,
-        description=f"Notebook 05 ({_rules}): the guessers at 3,200 iterations a move (same deals and "
-                    f"seeds as 05_guessers{_tag})."))
+    for _kind, _gs, _what in (("", FAST_GUESSERS, "uniform and bomb guessers"),
+                              ("_policy", POOL_GUESSERS, "policy guessers (16, 64, 256 candidate deals)")):
+        add(Experiment(
+            f"05_guessers{_tag}{_kind}", configs=_guessers((200, 800), _gs), opponents=GUESS_OPPONENTS[_rules],
+            deals=GUESS_DEALS, rules=_rules, seed=GUESS_SEED[_rules],
+            description=f"Notebook 05 ({_rules}): the registered ismcts with the {_what} at 200 and 800 "
+                        "iterations a move, paired on the same deals against each opponent (the same deals and "
+                        f"seeds as every 05_guessers{_tag} experiment)."))
+        add(Experiment(
+            f"05_guessers{_tag}{_kind}_3200", configs=_guessers((3200,), _gs), opponents=GUESS_OPPONENTS[_rules],
+            deals=GUESS_DEALS, rules=_rules, seed=GUESS_SEED[_rules],
+            description=f"Notebook 05 ({_rules}): the {_what} at 3,200 iterations a move (the same deals and "
+                        f"seeds as every 05_guessers{_tag} experiment)."))
 
 add(Experiment(
-    "05_oracle", configs=dict([ismcts(800)] + [ismcts(800, f"oracle{q}") for q in ORACLE_Q]),
-    opponents=GUESS_OPPONENTS["standard"], deals=GUESS_DEALS, seed=23,
+    "05_oracle", configs=dict(ismcts(ORACLE_BUDGET, f"oracle{q}") for q in ORACLE_Q),
+    opponents=GUESS_OPPONENTS["standard"], deals=GUESS_DEALS, seed=GUESS_SEED["standard"],
     description="Notebook 05: what inference could win. ismcts at 800 iterations with the noisy oracle "
                 "(each hidden card right with probability q), WP against guess accuracy; same deals and "
-                "seeds as 05_guessers."))
+                "seeds as 05_guessers, whose ismcts-uniform-800 is the baseline."))
 
 #: the cheater study's budgets: doubling from 100 to 6,400 iterations a move
 CHEAT_BUDGETS = (100, 200, 400, 800, 1600, 3200, 6400)
@@ -146,5 +171,6 @@ add(Experiment(
 
 
 __all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES",
-           "GUESSERS", "ORACLE_Q", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
+           "GUESSERS", "FAST_GUESSERS", "POOL_GUESSERS", "ORACLE_Q", "ORACLE_BUDGET", "GUESS_SEED",
+           "guess_experiments", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
            "ismcts"]
