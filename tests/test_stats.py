@@ -343,3 +343,22 @@ def test_a_constant_paired_difference_has_no_spread():
     assert row[4] == 0.0 and row[7] == math.inf and row[8] == 0.0
     row = S._paired_row("WP", np.array([0.5, 0.5]), 0.05, 0.8, null=0.5)
     assert row[7] == 0.0 and row[8] == 1.0
+
+
+def test_both_sides_mirrors_every_paired_column_and_renumbers():
+    """A mirrored row exchanges config/opponent, the roles, won -> 1 - won, points -> -points,
+    seconds <-> opp_seconds and plays <-> opp_plays; the frame is numbered 0..2n-1. A column
+    without its partner is copied as it is."""
+    g = pd.DataFrame([("A", "R", 0, "landlord", 1, 2, 0.5, 0.25, 10, 7)],
+                     columns=["config", "opponent", "deal", "role", "won", "points", "seconds",
+                              "opp_seconds", "plays", "opp_plays"], index=[7])
+    both = S.both_sides(g)
+    assert list(both.index) == [0, 1]
+    assert both.iloc[1].tolist() == ["R", "A", 0, "farmers", 0, -2, 0.25, 0.5, 7, 10]
+    alone = S.both_sides(g.drop(columns=["opp_seconds", "plays"]))
+    assert alone["seconds"].tolist() == [0.5, 0.5] and alone["opp_plays"].tolist() == [7, 7]
+
+
+def test_per_deal_reads_wp_by_default():
+    assert S.per_deal(_hand_games(), "A", "R").tolist() == [0.5, 1.0]          # the WP column
+    assert S.per_deal(_hand_games(), "A", "R", "ADP").tolist() == [0.5, 1.5]
