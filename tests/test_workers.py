@@ -49,11 +49,12 @@ def test_losing_the_scheduler_is_a_clear_error(quick_watch) -> None:
     cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
     client = Client(cluster)
     try:
-        threading.Timer(1.0, cluster.close).start()
         got = []
         with pytest.raises(WorkerError, match="lost the dask scheduler"):
             for x in run_chunks(_slow, range(40), backend="dask"):
                 got.append(x)
+                if len(got) == 1:                 # the run is under way: lose the scheduler
+                    threading.Thread(target=cluster.close, daemon=True).start()
         assert len(got) < 40
     finally:
         client.close()
