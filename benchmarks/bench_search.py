@@ -47,6 +47,7 @@ from ddzlab.rules import STANDARD
 from ddzlab.search import from_game
 from ddzlab.search.policies import POLICIES, rollout
 from ddzlab.search.tree import seed as seed_core
+from ddzlab.search.weights import stand_in
 
 UCT = "mcts_cheat:rollout=random,moves=all,iterations=200"
 
@@ -130,12 +131,13 @@ def ismcts_moves(backend: str, deals, acc: list) -> None:
 def core_playouts(n: int, seed: int) -> float:
     """Seconds (CPU) for ``n`` random games in the core, each from a fresh deal."""
     t_rules = core_table(STANDARD)
+    unused = stand_in(STANDARD)            # the weights policy's inputs, not read by the random one
     oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     starts = [from_game(Game(d, landlord=0)) for d in generate_deals(n, seed=seed)]
     seed_core(seed)
     t = time.process_time()
     for st in starts:
-        rollout(t_rules, st, POLICIES["random"], 0.0, oc, om)
+        rollout(t_rules, st, POLICIES["random"], 0.0, oc, om, *unused)
     return time.process_time() - t
 
 

@@ -160,6 +160,10 @@ class BombGuesser:
 #: a policy for `PolicyGuesser`: an agent (``play(obs) -> Move``, taken as deterministic)
 #: or a function ``obs -> probabilities`` aligned with ``obs.legal_moves``
 Policy = Union[Any, Callable[[Observation], Sequence[float]]]
+#: a faster computation of `PolicyGuesser.log_likelihood` for a batch of candidate deals:
+#: ``(obs, deals, scored seats, eps) -> array`` of log-likelihoods, or None where it cannot
+#: (then the Python replay runs); e.g. the compiled greedy replay of `ddzlab.search.likelihood`
+Likelihoods = Callable[[Observation, Sequence[dict[int, int]], set[int], float], Optional[np.ndarray]]
 
 
 def partner_of(obs: Observation) -> Optional[int]:
@@ -195,12 +199,17 @@ class PolicyGuesser:
     carry no behavioural evidence: information dropped, none invented. ``partner="same"``
     scores them with ``policy`` (right when the partner really plays ``policy``, e.g. the
     greedy self-play of a guessing study); any other policy may be given for the partner.
+
+    ``likelihoods`` (optional) computes the same log-likelihoods for a whole pool at once,
+    faster; it must model ``policy`` exactly (`ddzlab.agents.mcts.make_guesser` pairs the
+    greedy agent with its compiled replay).
     """
 
     name = "policy"
 
     def __init__(self, policy: Policy, candidates: int = 32, base: Optional[Guesser] = None,
-                 eps: float = 0.1, partner: Union[str, Policy] = "skip") -> None:
+                 eps: float = 0.1, partner: Union[str, Policy] = "skip",
+                 likelihoods: Optional[Likelihoods] = None) -> None:
         if candidates < 1:
             raise DeterminizeError(f"candidates={candidates}: need at least one")
         if not 0 < eps < 1:
@@ -209,6 +218,7 @@ class PolicyGuesser:
             raise DeterminizeError(f"partner={partner!r}: 'skip', 'same' or a policy")
         self.policy = policy
         self.partner = partner
+        self.likelihoods = likelihoods
         self.ess_log: list[float] = []
         self.candidates = candidates
         self.base = base if base is not None else UniformGuesser()
@@ -235,11 +245,17 @@ class PolicyGuesser:
                 return max(float(p), 1e-12)
         raise DeterminizeError(f"the observed move {move} is not among the legal moves")
 
+    def scored_seats(self, obs: Observation) -> set[int]:
+        """The seats whose plays ``policy`` scores: the opponents, and the partner when
+        ``partner="same"``."""
+        partner = partner_of(obs)
+        return {s for s in range(obs.players)
+                if s != obs.seat and (s != partner or self.partner == "same")}
+
     def log_likelihood(self, obs: Observation, hidden: dict[int, int]) -> float:
         """Log-probability of the other seats' plays in ``obs.history`` had the hidden cards
         been ``hidden``: the opponents' under ``policy``, the partner's as ``partner`` says."""
-        world = rebuild(obs, hidden, seed=0)
-        start = Game.resume(world.deal, (), obs.bids, seed=0, **_resume_args(obs))
+        start = start_of_play(obs, hidden)
         partner = partner_of(obs)
         model = None if self.partner == "same" else self.partner
         total = 0.0
@@ -252,18 +268,28 @@ class PolicyGuesser:
             start._push(seat, move)
         return total
 
-    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+    def pool(self, obs: Observation, rng: np.random.Generator) -> tuple[list[dict[int, int]], np.ndarray]:
+        """The candidate deals of ``obs`` and their normalised weights (built from ``rng`` on
+        the first call for an observation, then reused). `guess` draws one by weight; the
+        compiled search draws its worlds from the same pool (`ddzlab.search.sample`)."""
         key = (obs.seat, obs.hand.bits, obs.bids, obs.history)
         if key != self._key:
             pool = [self.base.guess(obs, rng) for _ in range(self.candidates)]
-            logw = np.array([self.log_likelihood(obs, h) for h in pool])
+            logw = None
+            if self.likelihoods is not None and isinstance(self.partner, str):
+                logw = self.likelihoods(obs, pool, self.scored_seats(obs), self.eps)
+            if logw is None:
+                logw = np.array([self.log_likelihood(obs, h) for h in pool])
             w = np.exp(logw - logw.max())
             w /= w.sum()
             self._key, self._pool, self._weights = key, pool, w
             self.ess = float(1.0 / np.sum(w * w))
             self.ess_log.append(self.ess)
-        i = int(rng.choice(len(self._pool), p=self._weights))
-        return dict(self._pool[i])
+        return self._pool, self._weights
+
+    def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
+        pool, weights = self.pool(obs, rng)
+        return dict(pool[int(rng.choice(len(pool), p=weights))])
 
 
 class NoisyOracleGuesser:
@@ -370,6 +396,13 @@ def rebuild(obs: Observation, hidden: dict[int, int], seed: SeedLike = None,
     return Game.resume(deal, obs.history, obs.bids, seed=seed, check=check, **_resume_args(obs))
 
 
+def start_of_play(obs: Observation, hidden: dict[int, int]) -> Game:
+    """The game of ``obs`` at the start of the card play (after the bidding), had the holders
+    held ``hidden`` (as `rebuild` takes it): the position its history is replayed from."""
+    world = rebuild(obs, hidden, seed=0)
+    return Game.resume(world.deal, (), obs.bids, seed=0, **_resume_args(obs))
+
+
 def determinize(obs: Observation, rng: SeedLike = None, guesser: Optional[Guesser] = None) -> Game:
     """A `Game` at ``obs``'s point with the unseen cards dealt by ``guesser`` (uniform by
     default); see the module docstring. Same seed, same sample."""
@@ -404,5 +437,5 @@ def guess_accuracy(obs: Observation, game: Game, world: Game) -> float:
 
 __all__ = ["REST", "DeterminizeError", "Guesser", "UniformGuesser", "BombGuesser", "PolicyGuesser",
            "NoisyOracleGuesser", "partner_of",
-           "Policy", "determinize", "rebuild", "known_cards", "hidden_sizes", "deal_in_order",
+           "Policy", "Likelihoods", "determinize", "rebuild", "start_of_play", "known_cards", "hidden_sizes", "deal_in_order",
            "guess_accuracy"]

@@ -14,6 +14,13 @@ the kicker enumeration's hard cases). At each position it checks
 * the core's split filter == ``ddzlab.agents.mcts.split_filter``;
 
 and each game, replayed in the core by the same choices, ends in the same state and scores.
+
+Then the compiled `weights` play (``ddzlab.search.weights``) against ``WeightsAgent.play``
+at every position of games between mixed agents (weights, greedy, random, smallest, and
+rulev1 on the standard rules), for the tuned weights, ablations (``off``), perturbed
+`RuleWeights` and perturbed `PowerConstants`; and the compiled hand power and best split
+against ``PowerSolver`` on the hand to act. Rule sets: those of the compiled core
+(standard, mini); the others are refused by `WeightsCore`.
 """
 from __future__ import annotations
 
@@ -27,8 +34,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import clumpy_hand  # noqa: E402
 
+from ddzlab.agents.base import make_agent  # noqa: E402
 from ddzlab.agents.greedy import greedy_choice  # noqa: E402
 from ddzlab.agents.mcts import split_filter  # noqa: E402
+from ddzlab.agents.weights import RULES, RuleWeights, WeightsAgent, load_weights  # noqa: E402
+from ddzlab.agents.weights_compiled import WeightsCore  # noqa: E402
+from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noqa: E402
 from ddzlab.game import Game  # noqa: E402
 from ddzlab.moves import legal_moves  # noqa: E402
 from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, encode, scratch  # noqa: E402
@@ -36,7 +47,9 @@ from ddzlab.rules import Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
 from ddzlab.search.policies import greedy_index  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
+from ddzlab.search.power import hand_plays, power, split  # noqa: E402
 from ddzlab.search.state import legal, play, scores  # noqa: E402
+from ddzlab.search.weights import choose_weights  # noqa: E402
 
 
 @dataclass
@@ -47,6 +60,8 @@ class Report:
     splits: int = 0
     games: int = 0
     hands: int = 0
+    weights: int = 0
+    powers: int = 0
     failures: list[str] = field(default_factory=list)
 
     def fail(self, text: str) -> None:
@@ -120,10 +135,85 @@ def check_hands(rules: Rules, n: int, seed: int, report: Report) -> None:
                 report.fail(f"{rules.name} moves of clumpy hand {hand} on {to_beat}")
 
 
-def check(rules: Rules, positions: int, seed: int = 0) -> Report:
+def weights_variants(rng: np.random.Generator) -> list[tuple[str, WeightsAgent, WeightsCore]]:
+    """The tuned weights, three ablations, two perturbed weight sets, one perturbed power."""
+    tuned = load_weights()
+    out = [("tuned", tuned, frozenset(), SEED_POWER)]
+    for _ in range(3):
+        off = frozenset(str(x) for x in rng.choice(RULES, size=int(rng.integers(1, 4)), replace=False))
+        out.append((f"off={','.join(sorted(off))}", tuned, off, SEED_POWER))
+    for _ in range(2):
+        w = RuleWeights(follow_threshold=float(rng.integers(-150, 100)), high_cost=float(rng.integers(0, 120)),
+                        early_cards=int(rng.integers(2, 12)), partner_out=int(rng.integers(0, 5)),
+                        partner_gain=float(rng.integers(0, 250)), partner_max_rank=int(rng.integers(5, 13)),
+                        gate_ranks=tuple(sorted(int(x) for x in rng.integers(6, 13, size=2))),
+                        gate_below=int(rng.integers(5, 12)), urgent_cards=int(rng.integers(1, 7)),
+                        bomb_threat=int(rng.integers(1, 8)), bomb_rest_plays=int(rng.integers(0, 4)))
+        out.append((f"weights {w}", w, frozenset(), SEED_POWER))
+    power = PowerConstants(one_hand=-120.0, solo=(0.5, 0.017), chain=0.03, bomb=(-5.5, 0.2))
+    out.append(("power constants", tuned, frozenset(), power))
+    return [(name, WeightsAgent(w, off, p), WeightsCore(w, off, p)) for name, w, off, p in out]
+
+
+def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> None:
+    """Games of mixed agents until ``positions`` positions were compared: at each, the
+    compiled weights play == ``WeightsAgent.play`` (variant drawn per game), and the compiled
+    hand power and split of the hand to act == ``PowerSolver``'s."""
+    rng = np.random.default_rng(seed)
+    t = core_table(rules)
+    variants = weights_variants(rng)
+    names = ["weights", "weights", "greedy", "random", "smallest"] + (["rulev1"] if rules.name == "standard" else [])
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
+    xc, xm = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
+    sc = scratch()
+    done = 0
+    while done < positions:
+        name, ref, core = variants[0] if rng.random() < 0.5 else variants[int(rng.integers(len(variants)))]
+        _, pt, w = core.tables(rules)
+        if rules.bidding:
+            game = Game(rules=rules, seed=rng, first_bidder=int(rng.integers(3)))
+            game.make_bid(int(rng.integers(1, 4)))
+            while game.landlord is None:
+                game.make_bid(0)
+        else:
+            game = Game(rules=rules, seed=rng)
+        seats = [ref if (a := names[int(rng.integers(len(names)))]) == "weights"
+                 else make_agent(a, seed=int(rng.integers(2**31))) for _ in range(game.players)]
+        while not game.is_over:
+            s = game.to_act
+            obs = game.observation(s)
+            st = from_game(game)
+            n = legal(t, st, oc, om, sc)
+            want = ref.play(obs)
+            got = obs.legal_moves[choose_weights(t, pt, w, st, oc, om, n)]
+            done += 1
+            report.weights += 1
+            if got != want:
+                report.fail(f"{rules.name} weights ({name}) seat {s} hand {obs.hand} on {obs.last_move} "
+                            f"(history {[str(m) for _, m in obs.history[-3:]]}): {got} != {want} "
+                            f"({ref.explain(obs).rule})")
+            if done % 7 == 0 and core.play(obs) != want:      # the Observation path
+                report.fail(f"{rules.name} weights ({name}) from the observation, hand {obs.hand}")
+            if done % 3 == 0:
+                hand = game.hands[s]
+                solver = PowerSolver(hand, rules, core.power_constants)
+                hand_plays(t, pt, hand, pc, pm, pp, start, sc)
+                k = split(pt, hand, pc, pm, pp, start, xc, xm)
+                report.powers += 1
+                if (power(pt, hand, pc, pp, start) != solver.power(hand)
+                        or [(int(xc[i]), int(xm[i])) for i in range(k)] != [encode(m) for m in solver.split(hand)]):
+                    report.fail(f"{rules.name} power/split ({name}) of {game.hand(s)}")
+            game.push(seats[s].play(obs) if seats[s] is not ref else want)
+
+
+def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = None) -> Report:
+    """Every comparison above; ``weights`` positions for the weights play (default ``positions``)."""
     report = Report()
     check_games(rules, positions, seed, report)
     check_hands(rules, max(1, positions // 10), seed + 1, report)
+    check_weights(rules, positions if weights is None else weights, seed + 2, report)
     return report
 
 
@@ -132,13 +222,16 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=100_000)
     ap.add_argument("--rules", nargs="+", default=["standard", "mini"])
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--weights", type=int, default=None,
+                    help="positions for the weights play (default: --positions)")
     args = ap.parse_args()
     bad = 0
     for name in args.rules:
-        r = check(get_rules(name), args.positions, args.seed)
+        r = check(get_rules(name), args.positions, args.seed, args.weights)
         print(f"{name}: {r.positions} positions (legal moves, leading and following), {r.greedy} greedy choices, "
               f"{r.splits} split filters, {r.games} whole games (end state and scores), {r.hands} clumpy-hand "
-              f"move lists: {len(r.failures)} mismatches")
+              f"move lists, {r.weights} weights plays (mixed-agent games; tuned, ablated, perturbed), "
+              f"{r.powers} hand powers and splits: {len(r.failures)} mismatches")
         for f in r.failures:
             print("  ", f)
         bad += len(r.failures)

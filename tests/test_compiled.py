@@ -1,6 +1,7 @@
 """The compiled search core (ddzlab.moves.compiled, ddzlab.search) against the Python path.
 
-Move lists, greedy choices, split filters and whole games are compared position by position
+Move lists, greedy choices, split filters, whole games and the compiled weights play (with its
+hand power) are compared position by position
 by tests/compiled_check.py (here at a CI size; the script runs 100,000 positions per rule
 set). The rest: the backend option of the MCTS agents, the sampling kernel, and the search
 loops' values against the Python loops' on the same positions.
@@ -17,6 +18,7 @@ from ddzlab.agents import make_agent
 from ddzlab.agents import mcts as mcts_module
 from ddzlab.agents.mcts import COMPILED_ITERATIONS, DEFAULT_ITERATIONS, MCTSConfigError
 from ddzlab.deals import Deal, generate_deals
+from ddzlab.determinize import UniformGuesser
 from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
 from ddzlab.moves.compiled import compiled_moves, core_table, decode, encode, supports
@@ -32,6 +34,7 @@ def test_core_equals_python_on_random_positions(rules):
     report = check(rules, positions=1500, seed=3)
     assert report.failures == []
     assert report.positions >= 1500 and report.games > 10 and report.splits > 50 and report.hands >= 150
+    assert report.weights >= 1500 and report.powers >= 500      # the compiled weights play and hand power
 
 
 def test_docstring_examples_of_the_generator():
@@ -152,9 +155,18 @@ def test_unsupported_searches_fall_back_or_refuse():
     with pytest.raises(MCTSConfigError, match="wildcard"):
         make_agent("ismcts:backend=numba", seed=0, iterations=20).play(obs)
     _, std = _observation(2, 5)
-    policy = make_agent("ismcts", seed=0, iterations=20, guesser="policy")
-    policy.play(std)
-    assert policy.last_backend == "python"
+
+    class Custom:                                   # a guesser with neither a compiled twin nor a pool
+        name = "custom"
+
+        def guess(self, obs, rng):
+            return UniformGuesser().guess(obs, rng)
+    custom = make_agent("ismcts", seed=0, iterations=20, guesser=Custom())
+    mcts_module._NOTED.clear()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        custom.play(std)
+    assert custom.last_backend == "python" and any("custom" in str(x.message) for x in w)
 
 
 def test_without_numba_the_python_backend_runs_and_says_so(monkeypatch):

@@ -216,3 +216,6 @@ def test_accuracy_games_scores_the_configs_decisions_and_resumes(tmp_path):
     pd.testing.assert_frame_equal(fresh.reset_index(drop=True), mine, check_dtype=False)  # same games, same draws
     with pytest.raises(MCTSConfigError):
         accuracy_games("greedy", "random", deals, ["nonsense"], rules="mini")
+    from ddzlab.experiments import ExperimentError
+    with pytest.raises(ExperimentError, match="guessers"):          # a stored panel does not change its guessers
+        accuracy_games("greedy", "random", deals, ["uniform", "policy"], rules="mini", seed=1, samples=2, path=path)

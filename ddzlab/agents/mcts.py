@@ -21,7 +21,9 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * ``guesser``: ``uniform``, ``bomb`` (the seed's "nobody splits a bomb"), ``policy``
   (importance resampling of the opponents' plays under the greedy agent, 16 candidate
   deals; ``policy64``, ``policy256``: more candidates; the partner's plays are not scored,
-  `ddzlab.determinize.PolicyGuesser` says why), ``oracleQ`` (e.g. ``oracle0.85``: the
+  `ddzlab.determinize.PolicyGuesser` says why), ``mcmc`` (the same posterior sampled by
+  Metropolis chains on the compiled core, 64 samples; ``mcmcN``: N samples;
+  `ddzlab.search.likelihood.PosteriorGuesser`), ``oracleQ`` (e.g. ``oracle0.85``: the
   study's noisy oracle, each hidden card right with probability Q; it sees the true deal
   through ``see_all_hands``, so it is a yardstick, not a fair agent) or any `Guesser`;
 * ``moves`` (the tree's move filter): ``all``, or ``split``: the ``width`` legal moves
@@ -30,14 +32,19 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * ``rollout``: ``random``; ``halfsolo`` (the seed's: with more than ``over`` = 10 legal
   moves, half the solos, chosen at random, are dropped first); ``greedy`` (the greedy
   agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
+  ``weights`` (the `weights` agent's play, `ddzlab.agents.weights.WeightsAgent`, each seat
+  on its own observation of the world, with probability ``1 - epsilon``, else random;
+  compiled: `ddzlab.agents.weights_compiled`);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
   (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
   second of ``python``, today's loops below. The compiled core plays the standard and mini
-  rules with the uniform and bomb guessers and the three rollouts above; a search it cannot
-  play (homework or wildcard rules, the policy guesser, a custom guesser or rollout) runs
-  on the Python backend and a warning says so once (``backend=numba`` asked explicitly
+  rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
+  ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
+  the pool in Python once per decision, the kernel draws each world from it) and the four
+  rollouts above; a search it cannot play (homework or wildcard rules, a custom guesser
+  without a pool, a custom rollout) runs on the Python backend and a warning says so once (``backend=numba`` asked explicitly
   raises instead). ``last_backend`` names the backend of the last search. Both backends
   search alike (same tree, same components) but draw different random numbers, so a
   seed gives the same move within a backend, not across them.
@@ -71,6 +78,8 @@ import time
 import warnings
 from typing import Callable, Optional, Union
 
+import numpy as np
+
 
 from ..analysis.greedy import q_value
 from ..deals import SeedLike, as_rng
@@ -99,27 +108,54 @@ class MCTSConfigError(DdzError):
 # -- components -----------------------------------------------------------------------------
 _POLICY_NAME = re.compile(r"^policy(\d+)?$")
 _ORACLE_NAME = re.compile(r"^oracle(0(\.\d+)?|1(\.0*)?)$")
+_MCMC_NAME = re.compile(r"^mcmc(\d+)?$")
+#: the MCMC guesser's chains per sample and steps (`ddzlab.search.likelihood.PosteriorGuesser`):
+#: a chain per 4 samples, 200 steps of burn-in, a sample every 8 steps
+MCMC_SETTINGS = {"per_chain": 4, "burn": 200, "thin": 8}
 
 
 def make_guesser(spec: Union[str, Guesser, None]) -> Guesser:
     """A guesser from its name (``uniform``, ``bomb``, ``policy``/``policyN`` with N
-    candidates, ``oracleQ`` with 0 <= Q <= 1) or as given."""
+    candidates, ``mcmc``/``mcmcN`` with N samples, ``oracleQ`` with 0 <= Q <= 1) or as given."""
     if spec is None or spec == "uniform":
         return UniformGuesser()
     if spec == "bomb":
         return BombGuesser()
     if isinstance(spec, str):
-        policy, oracle = _POLICY_NAME.match(spec), _ORACLE_NAME.match(spec)
+        policy, oracle, mcmc = _POLICY_NAME.match(spec), _ORACLE_NAME.match(spec), _MCMC_NAME.match(spec)
         if policy:
             n = int(policy.group(1) or 16)
             if n < 1:
                 raise MCTSConfigError(f"guesser {spec!r}: need at least one candidate")
-            return PolicyGuesser(GreedyAgent(), candidates=n, partner="skip")
+            return PolicyGuesser(GreedyAgent(), candidates=n, partner="skip", likelihoods=greedy_likelihoods)
         if oracle:
             return NoisyOracleGuesser(float(oracle.group(1)))
+        if mcmc:
+            n, per = int(mcmc.group(1) or 64), MCMC_SETTINGS["per_chain"]
+            if n < per or n % per:
+                raise MCTSConfigError(f"guesser {spec!r}: samples must be a positive multiple of {per}")
+            if numba_error() is not None:
+                raise MCTSConfigError(f"guesser {spec!r} runs on the compiled core: {numba_error()}")
+            from ..search.likelihood import PosteriorGuesser
+            return PosteriorGuesser(samples=n, chains=n // per, burn=MCMC_SETTINGS["burn"],
+                                    thin=MCMC_SETTINGS["thin"])
         raise MCTSConfigError(f"unknown guesser {spec!r}: uniform, bomb, policy, policyN "
-                              "(N candidates) or oracleQ (0 <= Q <= 1)")
+                              "(N candidates), mcmc, mcmcN (N samples) or oracleQ (0 <= Q <= 1)")
     return spec
+
+
+def greedy_likelihoods(obs: Observation, deals: list[dict[int, int]], scored: set[int],
+                       eps: float) -> Optional[np.ndarray]:
+    """`PolicyGuesser.log_likelihood` of the greedy agent for a pool of candidate deals on
+    the compiled core (`ddzlab.search.likelihood`: the same numbers, about 100x faster);
+    None where the core cannot (no numba, rules without a core): the Python replay runs."""
+    if numba_error() is not None:
+        return None
+    from ..moves.compiled import supports
+    if not supports(obs.rules):
+        return None
+    from ..search.likelihood import greedy_log_likelihoods
+    return greedy_log_likelihoods(obs, deals, scored, eps)
 
 
 def split_filter(game: Game, legal: list[Move], width: int) -> list[Move]:
@@ -219,10 +255,38 @@ class GreedyRollout(Rollout):
         return move
 
 
+class WeightsRollout(Rollout):
+    """The `weights` agent's play (`WeightsAgent`, tuned weights), a random move with prob.
+    ``epsilon``. The Python backend asks a `WeightsAgent` for every step (about a millisecond
+    each); the compiled backend runs its twin, `ddzlab.agents.weights_compiled.WeightsCore`."""
+
+    name = "weights"
+
+    def __init__(self, epsilon: float = 0.1) -> None:
+        self.epsilon = epsilon
+        self._agent = None
+        self._core = None
+
+    def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
+        if rng.random() < self.epsilon:
+            return legal[int(rng.random() * len(legal))]
+        if self._agent is None:
+            from .weights import WeightsAgent
+            self._agent = WeightsAgent()
+        return self._agent.play(game.observation(game.to_act))
+
+    def core(self):
+        """The compiled twin (`WeightsCore`, with its memo of hand powers), built on first use."""
+        if self._core is None:
+            from .weights_compiled import WeightsCore
+            self._core = WeightsCore()
+        return self._core
+
+
 def make_rollout(spec: Union[str, Rollout]) -> Rollout:
     if isinstance(spec, Rollout):
         return spec
-    table = {"random": Rollout, "halfsolo": HalfSoloRollout, "greedy": GreedyRollout}
+    table = {"random": Rollout, "halfsolo": HalfSoloRollout, "greedy": GreedyRollout, "weights": WeightsRollout}
     if spec not in table:
         raise MCTSConfigError(f"unknown rollout {spec!r}: {', '.join(table)}")
     return table[spec]()
@@ -553,6 +617,6 @@ class CheatingMCTSAgent(_Search):
 
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "Node", "Rollout", "HalfSoloRollout",
-           "GreedyRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
+           "GreedyRollout", "WeightsRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
            "MCTSConfigError", "DEFAULT_ITERATIONS", "COMPILED_ITERATIONS", "BACKENDS", "resolve_backend",
            "search_eval", "CHECK_MOVES"]

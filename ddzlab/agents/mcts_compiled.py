@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from ..determinize import BombGuesser, UniformGuesser, determinize
+from ..determinize import BombGuesser, NoisyOracleGuesser, UniformGuesser, determinize
 from ..game import Game, Observation
 from ..moves import Move
 from ..moves.compiled import core_table, encode, supports
-from ..search import POLICIES, Tree, from_game, view_of
+from ..search import POLICIES, Tree, View, from_game, view_of
 from ..search.sample import sample_world
 from ..search.tree import ismcts, seed, uct
+from ..search.weights import stand_in
 
 if TYPE_CHECKING:
     from .mcts import _Search
@@ -39,15 +40,15 @@ def plan(agent: "_Search", obs: Observation) -> Optional[str]:
         return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
-                "twin (random, halfsolo with over=10, greedy have)")
-    if agent.name != "mcts_cheat" and _bomb_p(agent) is None:
+                "twin (random, halfsolo with over=10, greedy, weights have)")
+    if agent.name != "mcts_cheat" and _guessing(agent) is None:
         return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
-                "twin (uniform and bomb have)")
+                "twin (uniform, bomb, the noisy oracle and pool guessers such as policy have)")
     return None
 
 
 def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
-    from .mcts import GreedyRollout, HalfSoloRollout, Rollout
+    from .mcts import GreedyRollout, HalfSoloRollout, Rollout, WeightsRollout
     r = agent.rollout
     if type(r) is Rollout:
         return POLICIES["random"], 0.0
@@ -55,16 +56,42 @@ def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
         return POLICIES["halfsolo"], 0.0
     if type(r) is GreedyRollout:
         return POLICIES["greedy"], float(r.epsilon)
+    if type(r) is WeightsRollout:
+        return POLICIES["weights"], float(r.epsilon)
     return None
 
 
-def _bomb_p(agent: "_Search") -> Optional[float]:
+def _weights_tables(agent: "_Search", rules) -> tuple:
+    """(power tables, parameters) for the kernels: the weights rollout's, or a small unused
+    stand-in of the same types for the other rollouts (one compiled kernel serves all)."""
+    from .mcts import WeightsRollout
+    if type(agent.rollout) is WeightsRollout:
+        _, pt, w = agent.rollout.core().tables(rules)
+        return pt, w
+    return stand_in(rules)
+
+
+def _guessing(agent: "_Search") -> Optional[str]:
+    """How the core deals the agent's worlds: ``uniform``, ``bomb``, ``oracle`` or ``pool``
+    (the guesser builds candidate deals, `ddzlab.search.sample`); None: it cannot."""
     g = agent.guesser
-    if type(g) is UniformGuesser:
-        return 0.0
-    if type(g) is BombGuesser:
-        return float(g.p)
-    return None
+    for kind, cls in (("uniform", UniformGuesser), ("bomb", BombGuesser), ("oracle", NoisyOracleGuesser)):
+        if type(g) is cls:
+            return kind
+    return "pool" if callable(getattr(g, "pool", None)) else None
+
+
+def _view(agent: "_Search", obs: Observation) -> tuple[View, float]:
+    """The decision's `View` and bomb probability for the agent's guesser (a pool guesser
+    builds its candidate deals here, from the agent's generator as its ``guess`` would)."""
+    g, kind = agent.guesser, _guessing(agent)
+    if kind == "bomb":
+        return view_of(obs, bombs=g.p > 0), float(g.p)
+    if kind == "oracle":
+        return view_of(obs, oracle=(g.truth(obs), g.q)), 0.0
+    if kind == "pool":
+        return view_of(obs, pool=g.pool(obs, agent.rng)), 0.0
+    return view_of(obs), 0.0
 
 
 class _Budget:
@@ -111,14 +138,14 @@ def _stats(obs: Observation, rows) -> dict[Move, tuple[int, float]]:
 
 
 def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: int,
-             policy: int, epsilon: float) -> tuple[list, int]:
+             policy: int, epsilon: float, pt, wp) -> tuple[list, int]:
     tree = Tree(512 if budget.cap == math.inf else int(budget.cap - done) + 2, POOL)
     while True:
         todo = budget.next_chunk(done)
         if todo <= 0:
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
-                      agent.c, agent.moves == "split", agent.width, policy, epsilon)
+                      agent.c, agent.moves == "split", agent.width, policy, epsilon, pt, wp)
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -137,18 +164,19 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     game, for the cheater)."""
     table = core_table(obs.rules)
     policy, epsilon = _policy(agent)
-    seed(int(agent.rng.integers(2**62)))
+    pt, wp = _weights_tables(agent, obs.rules)
     split, width, c = agent.moves == "split", agent.width, agent.c
     if agent.name == "mcts_cheat":
+        seed(int(agent.rng.integers(2**62)))
         rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
-                              policy, epsilon)
+                              policy, epsilon, pt, wp)
         agent.last_iterations = done
         return _stats(obs, rows)
-    p = _bomb_p(agent)
-    view = view_of(obs, bombs=p > 0)
     # the kernels trust the view: one world dealt by the reference path first, so a position
     # that is no legal game (a 19-card landlord hand) is refused as the Python backend refuses it
     determinize(obs, np.random.default_rng(0), UniformGuesser())
+    view, p = _view(agent, obs)
+    seed(int(agent.rng.integers(2**62)))
     if agent.name == "ismcts":
         budget = _Budget(agent, iterations, _end(agent))
         tree = Tree(4096 if iterations is None else iterations + 2)
@@ -158,7 +186,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, split, width, policy,
-                             epsilon)
+                             epsilon, pt, wp)
             done += d
             agent.last_simulations += sims
             if d < todo:
@@ -173,7 +201,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
         sample_world(*view, p, world)
         share = iterations * (w + 1) // k if iterations is not None else None
         budget = _Budget(agent, share, start + agent.seconds * (w + 1) / k if agent.seconds is not None else None)
-        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon)
+        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon, pt, wp)
         rows += more
     agent.last_iterations = done
     return _stats(obs, rows)

@@ -84,8 +84,9 @@ add(Experiment(
     description="Notebook 07: the same agents under the standard rules, 2,000 deals x 2 (landlord WP, ranking)."))
 
 # -- notebook 05: card guessing in the search (issue 23) ---------------------------------------
-#: the guessers of the study (`ddzlab.agents.mcts.make_guesser` names): policyN resamples N deals
-GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256")
+#: the guessers of the study (`ddzlab.agents.mcts.make_guesser` names): policyN resamples N deals,
+#: mcmc samples the same posterior by Metropolis chains (64 samples)
+GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256", "mcmc")
 #: the guessers the compiled core samples itself (milliseconds a move at 800 iterations)
 FAST_GUESSERS = ("uniform", "bomb")
 #: the pool guessers: a Python guesser builds the candidate deals of every decision

@@ -36,7 +36,7 @@ from ..determinize import determinize, guess_accuracy
 from ..game import Game, Phase
 from ..rules import get_rules
 from .catalog import GUESS_OPPONENTS, GUESSERS, ORACLE_Q
-from .runner import experiments_root
+from .runner import ExperimentError, experiments_root
 
 ACCURACY_COLUMNS = ["deal", "role", "seat", "ply", "progress", "guesser", "accuracy", "ess"]
 
@@ -92,6 +92,10 @@ def accuracy_games(config: AgentSpec, opponent: AgentSpec, deals: Sequence[Deal]
     done = pd.DataFrame(columns=ACCURACY_COLUMNS)
     if path is not None and Path(path).exists():
         done = pd.read_csv(path)
+        stored = set(done["guesser"])
+        if len(done) and stored != set(guessers):
+            raise ExperimentError(f"{path} holds the guessers {sorted(stored)}, not {sorted(guessers)}: its deals "
+                                  "would lack some guessers; move the file away to start the panel again")
     have = set(done["deal"]) if len(done) else set()
     parts = [done] if len(done) else []
     todo = [i for i in range(len(deals)) if i not in have]

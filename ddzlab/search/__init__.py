@@ -7,10 +7,14 @@ default when numba imports) run their iterations without returning to Python.
 
 * ``state``: a world as an ``int64`` array; the legal moves (`ddzlab.moves.compiled`), play,
   scores;
-* ``policies``: greedy Q(S, a) and its choice, random and halfsolo draws, a whole rollout,
-  the split filter;
-* ``sample``: the uniform and bomb guessers;
-* ``tree``: the UCT and ISMCTS iteration loops.
+* ``power``: hand power (the best-split recursion of `ddzlab.analysis.power`), memoised;
+* ``weights``: the `weights` agent's play (`ddzlab.agents.weights.WeightsAgent`);
+* ``policies``: greedy Q(S, a) and its choice, random and halfsolo draws, the weights play,
+  a whole rollout, the split filter;
+* ``sample``: dealing worlds: the uniform and bomb guessers, the noisy oracle, candidate pools;
+* ``tree``: the UCT and ISMCTS iteration loops;
+* ``likelihood``: the policy guesser's likelihood (the greedy agent replayed on each candidate
+  deal) and the MCMC guesser that samples its posterior.
 
 Rule sets: standard and mini (`ddzlab.moves.compiled.supports`); homework and wildcard run
 on the Python path. Everything here is checked against its Python reference by
@@ -29,8 +33,9 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 #: the source files of the compiled core: a kernel's cached code includes the kernels it
 #: calls, in other files too, which numba's cache does not track
-SOURCES = [_ROOT / "moves" / "compiled.py", *(_ROOT / "search" / f"{m}.py" for m in ("state", "policies", "sample",
-                                                                                    "tree"))]
+SOURCES = [_ROOT / "moves" / "compiled.py",
+           *(_ROOT / "search" / f"{m}.py" for m in ("state", "power", "weights", "policies", "sample", "likelihood",
+                                                    "tree"))]
 
 
 def _drop_stale_cache() -> None:

@@ -1,5 +1,5 @@
-"""Compiled rollout policies: greedy Q(S, a) and its choice, random, halfsolo; a whole rollout;
-the split move filter.
+"""Compiled rollout policies: greedy Q(S, a) and its choice, random, halfsolo, weights (the
+`weights` agent's play, `ddzlab.search.weights`); a whole rollout; the split move filter.
 
 Each kernel is the compiled twin of a Python function named in its docstring, with the
 same tie-breaks (the first best in legal order); tests/test_compiled.py holds them equal.
@@ -14,10 +14,11 @@ from ..analysis.greedy import MAX_Q
 from ..cards import R2
 from ..moves.compiled import K_BOMB, K_ROCKET, SCRATCH
 from ..rules import Kind
+from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
 
 #: rollout policies by name, as the kernels number them
-POLICIES = {"random": 0, "halfsolo": 1, "greedy": 2}
+POLICIES = {"random": 0, "halfsolo": 1, "greedy": 2, "weights": 3}
 
 _BELOW_2 = sum(1 << (4 * r) for r in range(R2))
 _BELOW_2_ALL = _BELOW_2 * 15
@@ -128,25 +129,28 @@ def halfsolo_index(om, n, over):
 
 
 @njit(cache=True)
-def choose(st, oc, om, n, policy, epsilon):
-    """One rollout step's choice by policy number (`POLICIES`)."""
+def choose(t, st, oc, om, n, policy, epsilon, pt, w):
+    """One rollout step's choice by policy number (`POLICIES`; ``pt``, ``w``: the weights
+    policy's power tables and parameters, `ddzlab.agents.weights_compiled.WeightsCore`)."""
     if policy == 0:
         return int(np.random.random() * n)
     if policy == 1:
         return halfsolo_index(om, n, 10)
     if np.random.random() < epsilon:
         return int(np.random.random() * n)
+    if policy == 3:
+        return choose_weights(t, pt, w, st, oc, om, n)
     return greedy_index(st, oc, om, n)
 
 
 @njit(cache=True)
-def rollout(t, st, policy, epsilon, oc, om):
+def rollout(t, st, policy, epsilon, oc, om, pt, w):
     """Play ``st`` to the end by ``policy``; returns the number of moves played."""
     steps = 0
     sc = np.empty(SCRATCH, dtype=np.int64)
     while st[S_WINNER] < 0:
         n = legal(t, st, oc, om, sc)
-        i = choose(st, oc, om, n, policy, epsilon)
+        i = choose(t, st, oc, om, n, policy, epsilon, pt, w)
         play(st, oc[i], om[i])
         steps += 1
     return steps

@@ -4,7 +4,8 @@ The search core's worlds are arrays, not `Game` objects, so copying one is a mem
 step costs nanoseconds. The layout (``S_*`` offsets) holds what play needs and no more:
 hands, card counts, plays per seat (for spring), the seat to act, the landlord (-1 for a
 two-player game), the move to beat (meta -1 when leading), passes in a row, bombs, the
-winner (-1 while playing), the number of players and the bid. `from_game` reads a `Game`
+winner (-1 while playing), the number of players, the bid, the cards each seat has played and
+the revealed kitty (what `Observation.unseen` reads). `from_game` reads a `Game`
 into it; play follows `Game._push` step for step (tests/test_compiled.py plays the same
 choices in both and compares end states and scores).
 """
@@ -14,12 +15,13 @@ import numpy as np
 from numba import njit
 
 from ..game import Game, Phase
-from ..moves.compiled import K_BOMB, K_ROCKET, encode, follow_moves, lead_moves
+from ..moves.compiled import K_BOMB, K_ROCKET, T_DECK, encode, follow_moves, lead_moves
 
 S_HAND, S_SIZE, S_PLAYS = 0, 3, 6
 S_TO_ACT, S_LORD, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT = 9, 10, 11, 12, 13
 S_PASSES, S_BOMBS, S_WINNER, S_PLAYERS, S_BID = 14, 15, 16, 17, 18
-N_STATE = 19
+S_PLAYED, S_KITTY = 19, 22
+N_STATE = 23
 
 
 def from_game(game: Game) -> np.ndarray:
@@ -31,6 +33,7 @@ def from_game(game: Game) -> np.ndarray:
         st[S_HAND + s] = game.hands[s]
         st[S_SIZE + s] = game.sizes[s]
         st[S_PLAYS + s] = game.plays[s]
+        st[S_PLAYED + s] = game.played[s]
     st[S_TO_ACT] = -1 if game.to_act is None else game.to_act
     st[S_LORD] = -1 if game.landlord is None else game.landlord
     if game.last_move is None:
@@ -43,6 +46,7 @@ def from_game(game: Game) -> np.ndarray:
     st[S_WINNER] = -1 if game.winner is None else game.winner
     st[S_PLAYERS] = game.players
     st[S_BID] = game.bid
+    st[S_KITTY] = 0 if game.kitty is None else game.kitty.bits
     return st
 
 
@@ -84,6 +88,7 @@ def play(st, cards, meta):
         st[S_TO_ACT] = (s + 1) % players
         return
     st[S_HAND + s] -= cards
+    st[S_PLAYED + s] += cards
     st[S_SIZE + s] -= size_of(cards)
     st[S_PLAYS + s] += 1
     if kind == K_BOMB or kind == K_ROCKET:
@@ -97,6 +102,26 @@ def play(st, cards, meta):
         st[S_TO_ACT] = -1
     else:
         st[S_TO_ACT] = (s + 1) % players
+
+
+@njit(cache=True)
+def unseen(t, st, seat):
+    """`Observation.unseen` of ``seat``: the deck less its hand, every card played and the
+    revealed kitty cards the landlord still holds (``t``: `ddzlab.moves.compiled.core_table`)."""
+    bits = 0
+    for r in range(15):
+        bits += t[T_DECK + r] << (4 * r)
+    bits -= st[S_HAND + seat]
+    for s in range(st[S_PLAYERS]):
+        bits -= st[S_PLAYED + s]
+    lord, kitty = st[S_LORD], st[S_KITTY]
+    if kitty and lord >= 0 and lord != seat:
+        played = st[S_PLAYED + lord]
+        for r in range(15):
+            k = ((kitty >> (4 * r)) & 15) - ((played >> (4 * r)) & 15)
+            if k > 0:
+                bits -= k << (4 * r)
+    return bits
 
 
 @njit(cache=True)
@@ -132,4 +157,4 @@ def scores(st, out):
         out[s] = sign * (2 * unit if s == lord else -unit)
 
 
-__all__ = ["from_game", "legal", "play", "side_won", "scores", "size_of", "N_STATE"]
+__all__ = ["from_game", "legal", "play", "unseen", "side_won", "scores", "size_of", "N_STATE"]

@@ -112,9 +112,10 @@ def _backprop(ints, reward, node, st):
 
 
 @njit(cache=True)
-def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, width, policy, epsilon):
+def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, width, policy, epsilon, pt, w):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
-    are nearly full. Returns (iterations done, rollout moves played)."""
+    are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`).
+    Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -161,15 +162,15 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, wid
             seat = st[S_TO_ACT]
             play(st, cards, meta)
             node = _new_node(ints, reward, used, node, seat, cards, meta)
-        sims += rollout(t, st, policy, epsilon, oc, om)
+        sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
     return done, sims
 
 
 @njit(cache=True)
-def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, p,
-           ints, reward, used, todo, c, split, width, policy, epsilon):
+def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
+           p, ints, reward, used, todo, c, split, width, policy, epsilon, pt, w):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full. Returns (iterations
     done, rollout moves played)."""
@@ -182,7 +183,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     st = np.empty_like(template)
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0]:
-        sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, p, st)
+        sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
+                     cum, p, st)
         node = 0
         while st[S_WINNER] < 0:
             n = _moves(t, st, split, width, oc, om, fc, fm, sc)
@@ -221,7 +223,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                     best, best_v = ch, val
             node = best
             play(st, ints[node, N_CARDS], ints[node, N_META])
-        sims += rollout(t, st, policy, epsilon, oc, om)
+        sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
     return done, sims

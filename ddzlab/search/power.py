@@ -1,0 +1,265 @@
+"""Compiled hand power: `ddzlab.analysis.power`'s best-split recursion as kernels.
+
+The power of a hand is the largest total power of a split into plays (the seed's p(cards),
+see `ddzlab.analysis.power`). `PowerSolver` memoises it on the sub-hands of one hand; here
+the memo is an open-addressing hash table over packed hands (``int64`` keys), shared by
+every hand of a rule set and `PowerConstants`: p(bits) depends on nothing else, because
+the plays of a sub-hand are exactly the plays of the hand that fit in it.
+
+The plays of a hand come from the compiled generator (`ddzlab.moves.compiled.lead_moves`:
+no second enumeration), reordered by a stable sort into the order `MoveGenerator.collect`
+lists them (the kinds in rule-set order, then main rank, then chain length; the kicker
+sets keep the generator's order). That order matters only to `split`, which, like
+`PowerSolver.split`, takes the first play in that order that reaches the power. A play's
+power comes from a table filled by `ddzlab.analysis.power.move_power` itself (`table`), so
+the sums are the same floating-point sums as the Python solver's.
+
+The recursion is iterative (numba's on-disk cache cannot reload recursive kernels).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..analysis.power import SEED_POWER, PowerConstants, move_power
+from ..moves import Move
+from ..moves.compiled import MAX_MOVES, core_table, lead_moves
+from ..rules import KIND_SHAPE, Kind, Rules
+
+#: kinds and main ranks the power table covers (`Kind` values are below 32, ranks below 15)
+N_KINDS, MAX_LEN = 32, 21
+#: log2 of the memo's slots (2**20: 16 MB); it is emptied when half full
+MEMO_BITS = 20
+_GUARD = sum(8 << (4 * r) for r in range(15))
+_HASH = np.uint64(0x9E3779B97F4A7C15)
+
+
+class PowerTables(NamedTuple):
+    """What the power kernels read for one rule set and `PowerConstants` (see `context`)."""
+    ptab: np.ndarray      # float64 [kind, rank, length]: move_power of that play
+    kgroup: np.ndarray    # int64 [kind]: its place in `MoveGenerator.collect`'s kind order
+    keys: np.ndarray      # int64 memo keys (0: empty slot)
+    vals: np.ndarray      # float64 memo values
+    count: np.ndarray     # int64 [1]: filled slots
+
+
+def _groups_by_kind(rules: Rules) -> dict[Kind, int]:
+    """Kicker groups of a play of each attachment kind, per chain length: ``per_unit`` × length."""
+    return {a.kind: a.per_unit for a in rules.attachments}
+
+
+@lru_cache(maxsize=None)
+def _shared_tables(rules: Rules, constants: PowerConstants) -> tuple[np.ndarray, np.ndarray]:
+    ptab = np.full((N_KINDS, 15, MAX_LEN), np.nan)
+    per_unit = _groups_by_kind(rules)
+    order: list[Kind] = list(rules.units) + [Kind.ROCKET] + [c.kind for c in rules.chains] \
+        + [a.kind for a in rules.attachments]
+    if len(set(order)) != len(order):
+        raise ValueError(f"the {rules.name} rules name a kind twice: no compiled hand power")
+    kgroup = np.full(N_KINDS, 99, dtype=np.int64)
+    for i, kind in enumerate(order):
+        kgroup[int(kind)] = i
+        lengths = [1]
+        spec = rules.chain(kind)
+        if spec is not None:
+            lengths = range(spec.min_len, spec.max_len + 1)
+        att = next((a for a in rules.attachments if a.kind == kind), None)
+        if att is not None:
+            lengths = range(att.min_units, att.max_units + 1)
+        for rank in range(15):
+            for n in lengths:
+                if n < MAX_LEN:
+                    # a play with these (kind, rank, length) has per_unit * n kicker groups:
+                    # `move_power` reads them from its cards, so give it such cards
+                    groups = per_unit.get(kind, 0) * n
+                    ptab[int(kind), rank, n] = _power_of(kind, rank, n, groups, constants)
+    return ptab, kgroup
+
+
+def _power_of(kind: Kind, rank: int, length: int, groups: int, constants: PowerConstants) -> float:
+    """`move_power` of a play of this shape (cards built only as far as `move_power` reads them)."""
+    if kind == Kind.ROCKET:
+        return move_power(Move(kind, rank, 1, 0), constants)
+    width, step = KIND_SHAPE[kind]
+    main = sum(width << (4 * (rank + i * step)) for i in range(length) if rank + i * step < 15)
+    kicker_width = 2 if kind in (Kind.TRIO_PAIR, Kind.PLANE_PAIR, Kind.FOUR_TWO_PAIR, Kind.QUAD_CHAIN_PAIR) else 1
+    # kicker cards on the lowest ranks outside the main part (only their count matters)
+    kick, r = 0, 0
+    for _ in range(groups):
+        while rank <= r < rank + length * step:
+            r += 1
+        kick += kicker_width << (4 * (r % 15))
+        r += 1
+    return move_power(Move(kind, rank, length, main + kick), constants)
+
+
+def context(rules: Rules, constants: PowerConstants = SEED_POWER, memo_bits: int = MEMO_BITS) -> PowerTables:
+    """Fresh power tables with an empty memo (one per searching agent: the memo is its own)."""
+    core_table(rules)                       # refuses the rule sets the compiled core does not play
+    ptab, kgroup = _shared_tables(rules, constants)
+    size = 1 << memo_bits
+    return PowerTables(ptab, kgroup, np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.float64),
+                       np.zeros(1, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def play_power(ptab, meta):
+    """`move_power` of the play with this meta (pass: 0)."""
+    kind = meta & 31
+    if kind == 0:
+        return 0.0
+    return ptab[kind, ((meta >> 5) & 31) - 1, meta >> 10]
+
+
+@njit(cache=True, inline="always")
+def low_rank(bits):
+    """The lowest rank a packed hand holds."""
+    r = 0
+    while not (bits >> (4 * r)) & 15:
+        r += 1
+    return r
+
+
+@njit(cache=True)
+def hand_plays(t, pt, bits, pc, pm, pp, start, sc):
+    """Every play of ``bits`` into ``pc``/``pm``/``pp`` (cards, meta, power), grouped by the
+    lowest rank they hold, each group in `MoveGenerator.collect`'s order; ``start[r]`` ..
+    ``start[r + 1]`` is rank r's group. Returns the number of plays."""
+    n = lead_moves(t, bits, pc, pm, sc)
+    key = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        meta = pm[i]
+        key[i] = (((low_rank(pc[i]) * 64 + pt.kgroup[meta & 31]) * 32 + ((meta >> 5) & 31)) * 32
+                  + (meta >> 10))
+    order = np.argsort(key, kind="mergesort")
+    tc = pc[:n].copy()
+    tm = pm[:n].copy()
+    for j in range(16):
+        start[j] = n
+    for j in range(n - 1, -1, -1):
+        i = order[j]
+        pc[j] = tc[i]
+        pm[j] = tm[i]
+        pp[j] = play_power(pt.ptab, tm[i])
+        start[low_rank(tc[i])] = j
+    for j in range(14, -1, -1):            # ranks without a play start where the next does
+        if start[j] > start[j + 1]:
+            start[j] = start[j + 1]
+    return n
+
+
+@njit(cache=True, inline="always")
+def _slot(keys, bits):
+    """The memo slot of ``bits``: its own, or the empty one where it would go."""
+    mask = keys.shape[0] - 1
+    i = int((np.uint64(bits) * _HASH) >> np.uint64(40)) & mask
+    while keys[i] != 0 and keys[i] != bits:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def power(pt, bits, pc, pp, start):
+    """p(bits) of a sub-hand of the hand whose plays `hand_plays` wrote (memoised in ``pt``)."""
+    if bits == 0:
+        return 0.0
+    keys, vals = pt.keys, pt.vals
+    i = _slot(keys, bits)
+    if keys[i] == bits:
+        return vals[i]
+    if pt.count[0] * 2 > keys.shape[0]:     # half full: start again (only between calls)
+        keys[:] = 0
+        pt.count[0] = 0
+    # an explicit stack of frames: (sub-hand, next play to try, best so far)
+    sbits = np.empty(64, dtype=np.int64)
+    snext = np.empty(64, dtype=np.int64)
+    sbest = np.empty(64, dtype=np.float64)
+    d = 0
+    sbits[0], snext[0], sbest[0] = bits, start[low_rank(bits)], -1e18
+    ret = 0.0
+    returning = False
+    while d >= 0:
+        b = sbits[d]
+        j = snext[d]
+        if returning:                      # the child of play j-1 just returned ``ret``
+            v = pp[j - 1] + ret
+            if v > sbest[d]:
+                sbest[d] = v
+            returning = False
+        end = start[low_rank(b) + 1]
+        big = b | _GUARD
+        pushed = False
+        while j < end:
+            cards = pc[j]
+            j += 1
+            if (big - cards) & _GUARD == _GUARD:
+                rest = b - cards
+                if rest == 0:
+                    v = pp[j - 1]
+                else:
+                    s = _slot(keys, rest)
+                    if keys[s] != rest:
+                        snext[d] = j
+                        d += 1
+                        sbits[d], snext[d], sbest[d] = rest, start[low_rank(rest)], -1e18
+                        pushed = True
+                        break
+                    v = pp[j - 1] + vals[s]
+                if v > sbest[d]:
+                    sbest[d] = v
+        if pushed:
+            continue
+        ret = sbest[d]
+        if pt.count[0] * 4 > keys.shape[0] * 3:     # nearly full: the memo is only a cache
+            keys[:] = 0
+            pt.count[0] = 0
+        s = _slot(keys, b)
+        keys[s] = b
+        vals[s] = ret
+        pt.count[0] += 1
+        d -= 1
+        returning = True
+    return ret
+
+
+@njit(cache=True)
+def split(pt, bits, pc, pm, pp, start, oc, om):
+    """`PowerSolver.split`: the best split of ``bits`` into ``oc``/``om``; returns its length."""
+    k = 0
+    while bits:
+        target = power(pt, bits, pc, pp, start)
+        big = bits | _GUARD
+        low = low_rank(bits)
+        for j in range(start[low], start[low + 1]):
+            cards = pc[j]
+            if (big - cards) & _GUARD == _GUARD and pp[j] + power(pt, bits - cards, pc, pp, start) == target:
+                oc[k] = cards
+                om[k] = pm[j]
+                k += 1
+                bits -= cards
+                break
+    return k
+
+
+def solver(rules: Rules, constants: PowerConstants = SEED_POWER):
+    """A Python handle on the kernels for tests and one-off use: ``f(bits) -> (power, split
+    as (cards, meta) pairs)`` (a search calls the kernels directly)."""
+    t = core_table(rules)
+    pt = context(rules, constants, memo_bits=16)
+    pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
+    oc, om = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
+    sc = np.empty(48, dtype=np.int64)
+
+    def run(bits: int) -> tuple[float, list[tuple[int, int]]]:
+        hand_plays(t, pt, bits, pc, pm, pp, start, sc)
+        p = power(pt, bits, pc, pp, start)
+        k = split(pt, bits, pc, pm, pp, start, oc, om)
+        return float(p), [(int(oc[i]), int(om[i])) for i in range(k)]
+    return run
+
+
+__all__ = ["PowerTables", "context", "hand_plays", "power", "split", "play_power", "solver"]

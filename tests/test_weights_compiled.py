@@ -1,0 +1,117 @@
+"""The compiled `weights` play (ddzlab.search.power, ddzlab.search.weights, WeightsCore)
+against `WeightsAgent` and `PowerSolver`.
+
+Move-for-move equality on mixed-agent games runs in tests/test_compiled.py (through
+tests/compiled_check.py, which runs 100,000 positions per rule set as a script). Here: the
+refused rule sets, the state's `unseen` against `Observation.unseen`, hand power on hard
+hands, whole self-play games and the simulation labels against the Python path, and the
+``weights`` rollout of the MCTS agents on both backends.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import clumpy_hand
+from ddzlab.agents import make_agent
+from ddzlab.agents.base import play_game
+from ddzlab.agents.weights import RuleWeights, WeightsAgent, WeightsError
+from ddzlab.agents.weights_compiled import WeightsCore, params
+from ddzlab.analysis.power import PowerSolver
+from ddzlab.deals import generate_deals
+from ddzlab.game import Game
+from ddzlab.labels import play_as_landlord, random_deal, simulate_hand, weights_as_landlord
+from ddzlab.moves.compiled import core_table, encode
+from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD
+from ddzlab.search import from_game
+from ddzlab.search.power import solver
+from ddzlab.search.state import unseen
+from ddzlab.cards import Hand
+
+
+@pytest.mark.parametrize("rules", [HOMEWORK, WILDCARD], ids=lambda r: r.name)
+def test_rule_sets_without_a_core_are_refused_by_name(rules):
+    game = Game(rules=rules, seed=1, first_bidder=0)
+    game.make_bid(3)
+    with pytest.raises(WeightsError, match=rules.name):
+        WeightsCore().play(game.observation(game.to_act))
+
+
+def test_unknown_rule_names_are_refused():
+    with pytest.raises(WeightsError, match="unknown rule"):
+        WeightsCore(off="bombs")
+
+
+def test_parameters_follow_the_weights_and_the_ablation():
+    w = RuleWeights(follow_threshold=-7.5, gate_ranks=(8, 10), bomb_rest_plays=3)
+    p = params(w, frozenset({"finish", "bomb"}))
+    assert p[0] == -7.5 and list(p[6:8]) == [8, 10] and p[11] == 3
+    assert int(p[-1]) == 1 | 1 << 8
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+def test_unseen_of_the_state_is_the_observations(rules):
+    rng = np.random.default_rng(4)
+    t = core_table(rules)
+    for _ in range(8):
+        game = Game(rules=rules, seed=rng, first_bidder=0) if rules.bidding else Game(rules=rules, seed=rng)
+        if rules.bidding:
+            game.make_bid(int(rng.integers(1, 4)))
+            while game.landlord is None:
+                game.make_bid(0)
+        while not game.is_over:
+            st = from_game(game)
+            for seat in range(game.players):
+                assert unseen(t, st, seat) == game.observation(seat).unseen.bits
+            legal = game.legal_moves()
+            game.push(legal[int(rng.integers(len(legal)))])
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+def test_power_and_split_of_clumpy_hands(rules):
+    rng = np.random.default_rng(8)
+    run = solver(rules)
+    for _ in range(60):
+        hand = clumpy_hand(rng, rules, int(rng.integers(1, 21 if rules.hand_size > 10 else 13))).bits
+        ref = PowerSolver(hand, rules)
+        assert run(hand) == (ref.power(hand), [encode(m) for m in ref.split(hand)])
+
+
+def test_self_play_equals_the_python_games():
+    core = WeightsCore()
+    for deal in generate_deals(6, seed=12):
+        ref = play_game(Game(deal, landlord=0), [WeightsAgent() for _ in range(3)])
+        fast = core.play_out(Game(deal, landlord=0))
+        assert fast.actions == ref.actions
+        assert core.result(Game(deal, landlord=0)) == (ref.winner, ref.scores)
+
+
+def test_simulation_labels_take_the_compiled_path_with_the_same_results():
+    hand = Hand("33445566778899TTJ")
+    rng = np.random.default_rng(0)
+    for _ in range(4):
+        deal = random_deal(hand, rng)
+        assert weights_as_landlord(deal) == play_as_landlord(deal, WeightsAgent)
+    fast = simulate_hand(hand, n_deals=5, agent="weights", seed=2)
+    slow = simulate_hand(hand, n_deals=5, agent=WeightsAgent, seed=2)
+    assert (fast["wins"], fast["mean_points"], fast["agent"]) == (slow["wins"], slow["mean_points"], "weights")
+
+
+@pytest.mark.parametrize("backend", ["numba", "python"])
+def test_weights_rollout_runs_on_both_backends(backend):
+    deal = generate_deals(1, seed=21)[0]
+    agent = make_agent(f"ismcts:rollout=weights,iterations=30,backend={backend}", seed=3)
+    game = play_game(Game(deal, landlord=0), [agent, make_agent("greedy"), make_agent("greedy")])
+    assert game.is_over and agent.last_backend == backend
+    assert agent.rollout.name == "weights"
+
+
+def test_weights_rollout_is_reproducible_compiled():
+    deal = generate_deals(1, seed=22)[0]
+    moves = []
+    for _ in range(2):
+        game = Game(deal, landlord=0)
+        agent = make_agent("ismcts:rollout=weights,iterations=60", seed=9)
+        moves.append(agent.play(game.observation(0)))
+        assert agent.last_simulations > 60      # whole games were rolled out
+    assert moves[0] == moves[1]
