@@ -362,3 +362,17 @@ def test_both_sides_mirrors_every_paired_column_and_renumbers():
 def test_per_deal_reads_wp_by_default():
     assert S.per_deal(_hand_games(), "A", "R").tolist() == [0.5, 1.0]          # the WP column
     assert S.per_deal(_hand_games(), "A", "R", "ADP").tolist() == [0.5, 1.5]
+
+
+def test_the_input_checks_at_their_boundaries():
+    """alpha must lie strictly between 0 and 1; wilson needs 0 <= k <= n; holm takes
+    p-values in [0, 1] (both ends included) as a flat finite array."""
+    for alpha in (0.0, 1.0, 1.5):
+        with pytest.raises(S.StatsError):
+            S.wilson(1, 2, alpha)
+    with pytest.raises(S.StatsError, match=r"wilson needs 0 <= k <= n, got k=-1, n=5"):
+        S.wilson(-1, 5)
+    assert S.holm([0.0, 1.0]).tolist() == [0.0, 1.0]
+    for bad in ([np.nan, 0.5], [[0.1, 0.2]], [-0.01], [1.01]):
+        with pytest.raises(S.StatsError):
+            S.holm(bad)
