@@ -374,5 +374,5 @@ def test_the_input_checks_at_their_boundaries():
         S.wilson(-1, 5)
     assert S.holm([0.0, 1.0]).tolist() == [0.0, 1.0]
     for bad in ([np.nan, 0.5], [[0.1, 0.2]], [-0.01], [1.01]):
-        with pytest.raises(S.StatsError):
+        with pytest.raises(S.StatsError, match=r"holm needs a list of p-values in \[0, 1\], got"):
             S.holm(bad)
