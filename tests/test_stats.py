@@ -376,3 +376,10 @@ def test_the_input_checks_at_their_boundaries():
     for bad in ([np.nan, 0.5], [[0.1, 0.2]], [-0.01], [1.01]):
         with pytest.raises(S.StatsError, match=r"holm needs a list of p-values in \[0, 1\], got"):
             S.holm(bad)
+
+
+def test_wilson_ends_are_exact():
+    """With k = 0 the lower end is 0 exactly and with k = n the upper end 1 exactly (the
+    formula gives 5.6e-17 for 0 of 3 in floating point)."""
+    for n in (3, 6, 7, 50):
+        assert S.wilson(0, n)[0] == 0.0 and S.wilson(n, n)[1] == 1.0
