@@ -16,6 +16,7 @@ Fairness rules every script follows (issue 7, part 5):
 """
 from __future__ import annotations
 
+import argparse
 import gc
 import statistics
 import time
@@ -94,6 +95,35 @@ def time_rounds(engines: Sequence[Engine], rounds: int, gc_off: bool = True,
                 gc.enable()
             del out              # kept results are freed outside the timed region
     return engines
+
+
+def timing_args(ap: argparse.ArgumentParser, rounds: int = 5) -> argparse.ArgumentParser:
+    """The options every timing script takes: ``--rounds``, ``--seed``, ``--wall``."""
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--wall", action="store_true", help="wall-clock time instead of this process's CPU time")
+    return ap
+
+
+def warm_and_time(engines: Sequence[Engine], args: argparse.Namespace) -> str:
+    """One untimed warm-up round per engine (imports, lazily built tables), then
+    `time_rounds` with the clock ``args`` asks for; returns the clock's name for the header."""
+    for e in engines:
+        e.run()
+    time_rounds(engines, args.rounds, clock=time.perf_counter if args.wall else time.process_time)
+    return "wall" if args.wall else "CPU"
+
+
+class DouZeroRandom:
+    """A DouZero agent uniform over ``infoset.legal_actions`` (drawn as ddzlab's
+    `RandomAgent` draws: ``actions[int(rng.random() * len(actions))]``)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def act(self, infoset):
+        actions = infoset.legal_actions
+        return actions[int(self.rng.random() * len(actions))]
 
 
 def table(engines: Sequence[Engine], unit: str, reference: str) -> str:

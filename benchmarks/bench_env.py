@@ -28,11 +28,10 @@ The fixed-landlord deal of DouZero's protocol for ddzlab and DouZero; RLCard bid
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
-from _common import Engine, table, time_rounds
+from _common import DouZeroRandom, Engine, table, timing_args, warm_and_time
 
 
 def ddzlab_round(steps: int, seed: int, encoding: str):
@@ -92,20 +91,12 @@ def douzero_env_round(steps: int, seed: int):
 def douzero_game_round(steps: int, seed: int):
     from douzero.env.env import Env
 
-    class Random:
-        def __init__(self, rng):
-            self.rng = rng
-
-        def act(self, infoset):
-            actions = infoset.legal_actions
-            return actions[int(self.rng.random() * len(actions))]
-
     def run() -> None:
         np.random.seed(seed)
         shell = Env("wp")                # its reset deals; its GameEnv is driven bare
         rng = np.random.default_rng(seed)
         game = shell._env
-        game.players = {p: Random(rng) for p in ("landlord", "landlord_down", "landlord_up")}
+        game.players = {p: DouZeroRandom(rng) for p in ("landlord", "landlord_down", "landlord_up")}
         shell.reset()
         for _ in range(steps):
             game.step()
@@ -117,10 +108,7 @@ def douzero_game_round(steps: int, seed: int):
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20000)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--wall", action="store_true", help="wall-clock time instead of this process's CPU time")
-    args = ap.parse_args(argv)
+    args = timing_args(ap).parse_args(argv)
     n = args.steps
     engines = [Engine("ddzlab AEC (compact)", ddzlab_round(n, args.seed, "compact"), n),
                Engine("ddzlab AEC (douzero)", ddzlab_round(n, args.seed, "douzero"), n)]
@@ -136,11 +124,9 @@ def main(argv=None) -> None:
         refs += ["DouZero Env", "DouZero GameEnv"]
     except ImportError:
         print("douzero not installed: pip install --no-deps douzero==1.1.0")
-    for e in engines:            # untimed warm-up round: imports, move tables, the move index
-        e.run()
-    time_rounds(engines, args.rounds, clock=time.perf_counter if args.wall else time.process_time)
+    clock = warm_and_time(engines, args)          # the warm-up builds move tables and the move index
     print(f"environment steps with random legal actions, {n:,} steps per round, {args.rounds} rounds, "
-          f"GC off, {'wall' if args.wall else 'CPU'} time")
+          f"GC off, {clock} time")
     for ref in refs or [engines[0].name]:
         print(table(engines, "steps/s", ref))
         print()

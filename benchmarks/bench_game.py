@@ -22,7 +22,6 @@ One untimed warm-up round fills every engine's lazily built tables first.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
@@ -30,7 +29,7 @@ from ddzlab.agents import RandomAgent, play_game
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 
-from _common import Engine, douzero_cards as env_cards, table, time_rounds
+from _common import DouZeroRandom, Engine, douzero_cards as env_cards, table, timing_args, warm_and_time
 
 
 def ddzlab_round(deals, seed: int):
@@ -44,15 +43,6 @@ def ddzlab_round(deals, seed: int):
 def douzero_round(deals, seed: int):
     from douzero.env.game import GameEnv
 
-    class Random:
-        """Uniform over DouZero's legal actions (drawn like ddzlab's `RandomAgent`)."""
-        def __init__(self, rng):
-            self.rng = rng
-
-        def act(self, infoset):
-            actions = infoset.legal_actions
-            return actions[int(self.rng.random() * len(actions))]
-
     inits = []
     for deal in deals:
         data = {"landlord": env_cards(deal.hands[0] + deal.kitty),
@@ -65,7 +55,7 @@ def douzero_round(deals, seed: int):
 
     def run() -> None:
         rng = np.random.default_rng(seed)
-        env = GameEnv({p: Random(rng) for p in ("landlord", "landlord_down", "landlord_up")})
+        env = GameEnv({p: DouZeroRandom(rng) for p in ("landlord", "landlord_down", "landlord_up")})
         for data in inits:
             env.card_play_init({k: list(v) for k, v in data.items()})
             while not env.game_over:
@@ -106,10 +96,7 @@ def rlcard_raw_round(n: int, seed: int):
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--wall", action="store_true", help="wall-clock time instead of this process's CPU time")
-    args = ap.parse_args(argv)
+    args = timing_args(ap).parse_args(argv)
     deals = generate_deals(args.games, seed=args.seed)
     engines = [Engine("ddzlab Game", ddzlab_round(deals, args.seed), len(deals))]
     ref = engines[0].name
@@ -124,11 +111,9 @@ def main(argv=None) -> None:
         engines.append(Engine("RLCard env.run", rlcard_env_round(n_env, args.seed), n_env))
     except ImportError:
         print("rlcard not installed: pip install rlcard==1.2.0")
-    for e in engines:            # untimed warm-up round: lazily built tables, imports
-        e.run()
-    time_rounds(engines, args.rounds, clock=time.perf_counter if args.wall else time.process_time)
+    clock = warm_and_time(engines, args)
     print(f"random self-play, {args.games} games (seat 0 landlord; RLCard: its own deals), "
-          f"{args.rounds} rounds, GC off, {'wall' if args.wall else 'CPU'} time")
+          f"{args.rounds} rounds, GC off, {clock} time")
     print(table(engines, "games/s", ref))
 
 

@@ -29,7 +29,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TextIO
 
 
 from .errors import DdzError
@@ -51,37 +51,31 @@ class UsageError(DdzError):
     """Command-line arguments that name something that does not exist (a seat, a file)."""
 
 
-def _positive_int(text: str) -> int:
-    """argparse type: a whole number ≥ 1, with a message that says so."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def _checked(name: str, parse: Callable[[str], Any], ok: Callable[[Any], bool], unparsed: str,
+             refused: str) -> Callable[[str], Any]:
+    """An argparse type: ``parse`` the text, then accept the value if ``ok``; the messages
+    (``str.format`` with ``text`` and ``value``) say what was expected."""
+    def convert(text: str) -> Any:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(unparsed.format(text=text)) from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(refused.format(text=text, value=value))
+        return value
+    convert.__name__ = name
+    return convert
 
 
-def _seed(text: str) -> int:
-    """argparse type: a seed, a whole number ≥ 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number of at least 0, not {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number > 0, not {text}")
-    return value
+#: a whole number >= 1
+_positive_int = _checked("_positive_int", int, lambda v: v >= 1, "{text!r} is not a whole number",
+                         "must be at least 1, not {value}")
+#: a seed, a whole number >= 0
+_seed = _checked("_seed", int, lambda v: v >= 0, "{text!r} is not a whole number",
+                 "a seed is a whole number of at least 0, not {value}")
+#: a number > 0 (finite)
+_positive_float = _checked("_positive_float", float, lambda v: 0 < v < float("inf"),
+                           "{text!r} is not a number", "must be a number > 0, not {text}")
 
 
 def _ask(prompt: str, inp: TextIO, out: TextIO) -> str:

@@ -8,11 +8,13 @@ seat. The label is the landlord's win rate (and mean points, base 1, ×2 per bom
 
 The play agent is a `ddzlab.agents` spec (``"greedy"``, ``"smallest"``, or any registered
 name or factory), so a stronger agent can be swapped in later; `DEFAULT_AGENT` names the
-best one available when this module was written. With ``agent="weights"`` the games run on
-the compiled core (`ddzlab.agents.weights_compiled.WeightsCore`, move for move the
-`WeightsAgent`'s play, which is deterministic): the same labels as the Python games at about
-0.6 ms of CPU a game, deal included, where the Python games take about 7 ms
-(benchmarks/bench_weights_compiled.py; 4,045 hands x 100 games: about 4 CPU-minutes).
+best one available when this module was written. How a deal is played is a parameter too:
+``play(deal, agent, seeds) -> (landlord won, landlord points)``. By default (`default_play`)
+``agent="weights"`` runs on the compiled core (`ddzlab.agents.weights_compiled.WeightsCore`,
+move for move the `WeightsAgent`'s play, which is deterministic): the same labels as the
+Python games at about 0.6 ms of CPU a game, deal included, where the Python games take about
+7 ms (benchmarks/bench_weights_compiled.py; 4,045 hands x 100 games: about 4 CPU-minutes);
+any other agent plays move by move (`play_as_landlord`).
 
 Reproducible: ``SeedSequence([seed, hand.bits, k])`` is split in two for deal ``k`` of a hand,
 one child drawing the cards and the other the three agents' seeds, so a hand's label depends
@@ -28,7 +30,7 @@ import csv
 import math
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -46,6 +48,10 @@ from .rules import STANDARD
 DEFAULT_AGENT = DEFAULT_PLAY_AGENT
 
 COLUMNS = ["cards", "n_deals", "wins", "win_rate", "mean_points", "agent", "seed"]
+
+#: plays one deal with seat 0 as landlord: ``play(deal, agent, seeds)`` -> (landlord won,
+#: landlord points at base 1); ``seeds`` are the three seats' agent seeds
+PlayFn = Callable[[Deal, Any, Sequence[int]], "tuple[bool, int]"]
 
 
 def _seed_seq(seed: int, hand: Hand, k: int) -> np.random.SeedSequence:
@@ -86,10 +92,22 @@ def weights_as_landlord(deal: Deal) -> tuple[bool, int]:
     return winner == 0, scores[0]
 
 
+def _weights_compiled(deal: Deal, agent: Any, seeds: Sequence[int]) -> tuple[bool, int]:
+    """`weights_as_landlord` as a `PlayFn` (the agent is deterministic: no seeds)."""
+    return weights_as_landlord(deal)
+
+
+def default_play(agent: Any) -> PlayFn:
+    """The fastest engine that plays ``agent``'s games: the compiled core for ``"weights"``,
+    else `play_as_landlord` (the agents move by move)."""
+    return _weights_compiled if agent == "weights" else play_as_landlord
+
+
 def simulate_hand(hand: Union[Hand, str], n_deals: int = 50, agent: Any = DEFAULT_AGENT,
-                  seed: int = 0) -> dict[str, Any]:
-    """Landlord win rate of ``hand`` over ``n_deals`` random completions (see module doc;
-    ``agent="weights"`` plays on the compiled core, `weights_as_landlord`)."""
+                  seed: int = 0, play: Optional[PlayFn] = None) -> dict[str, Any]:
+    """Landlord win rate of ``hand`` over ``n_deals`` random completions (see module doc),
+    each deal played by ``play`` (default: `default_play` of ``agent``)."""
+    play = play or default_play(agent)
     hand = as_hand(hand)
     wins = 0
     points = 0
@@ -97,10 +115,7 @@ def simulate_hand(hand: Union[Hand, str], n_deals: int = 50, agent: Any = DEFAUL
         ss = _seed_seq(seed, hand, k)
         deal_ss, agent_ss = ss.spawn(2)
         deal = random_deal(hand, np.random.default_rng(deal_ss))
-        if agent == "weights":
-            won, pts = weights_as_landlord(deal)
-        else:
-            won, pts = play_as_landlord(deal, agent, agent_ss.generate_state(3))
+        won, pts = play(deal, agent, agent_ss.generate_state(3))
         wins += won
         points += pts
     return {"cards": str(hand), "n_deals": n_deals, "wins": wins,
@@ -117,8 +132,9 @@ def _agent_label(agent: Any) -> str:
     return getattr(agent, "__name__", type(agent).__name__)
 
 
-def _chunk(hands: list[Hand], n_deals: int, agent: Any, seed: int) -> list[dict[str, Any]]:
-    return [simulate_hand(h, n_deals, agent, seed) for h in hands]
+def _chunk(hands: list[Hand], n_deals: int, agent: Any, seed: int,
+           play: Optional[PlayFn] = None) -> list[dict[str, Any]]:
+    return [simulate_hand(h, n_deals, agent, seed, play) for h in hands]
 
 
 def read_labels(path: Union[str, Path]) -> pd.DataFrame:
@@ -129,7 +145,7 @@ def read_labels(path: Union[str, Path]) -> pd.DataFrame:
 def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[str, Path],
                 n_deals: int = 50, agent: Any = DEFAULT_AGENT, seed: int = 0, n_jobs: int = 1,
                 chunk_size: int = 20, progress: bool = True,
-                backend: str | None = None) -> pd.DataFrame:
+                backend: str | None = None, play: Optional[PlayFn] = None) -> pd.DataFrame:
     """Label hands by simulation, appending rows to the CSV at ``path``; returns all rows.
 
     Resume: hands already in the file (same ``n_deals``, agent and seed) are skipped, so an
@@ -138,6 +154,9 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
     ``n_jobs`` > 1 runs chunks of hands in parallel through joblib (processes);
     ``backend="dask"`` sends them to the current dask.distributed ``Client`` (a local one is
     started, and closed afterwards, if none exists). Rows are appended as chunks finish.
+    ``play`` plays each deal (`PlayFn`, default `default_play` of ``agent``; a module-level
+    function, so that workers can import it); it must play the games of ``agent``, whose name
+    the rows carry.
     """
     path = Path(path)
     label = _agent_label(agent)
@@ -167,7 +186,7 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
             if new_file:
                 writer.writeheader()
                 f.flush()
-            for rows in _run(chunks, n_deals, agent, seed, n_jobs, backend):
+            for rows in _run(chunks, n_deals, agent, seed, n_jobs, backend, play):
                 writer.writerows(rows)
                 f.flush()
                 if bar is not None:
@@ -179,9 +198,11 @@ def label_hands(hands: Iterable[Union[Hand, str]] | pd.DataFrame, path: Union[st
 
 
 def _run(chunks: list[list[Hand]], n_deals: int, agent: Any, seed: int, n_jobs: int,
-         backend: str | None = None) -> Iterator[list[dict[str, Any]]]:
+         backend: str | None = None,
+         play: Optional[PlayFn] = None) -> Iterator[list[dict[str, Any]]]:
     """The rows of each chunk, in this process or through joblib, as chunks finish."""
-    return run_chunks(partial(_chunk, n_deals=n_deals, agent=agent, seed=seed), chunks, n_jobs, backend)
+    return run_chunks(partial(_chunk, n_deals=n_deals, agent=agent, seed=seed, play=play), chunks,
+                      n_jobs, backend)
 
 
 def attach_labels(df: pd.DataFrame, labels: pd.DataFrame) -> pd.DataFrame:

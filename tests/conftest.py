@@ -53,3 +53,20 @@ def hands(draw, rules: Rules, min_size: int = 0, max_size: int = 20) -> Hand:
     size = draw(st.integers(min_size, min(max_size, len(deck))))
     seed = draw(st.integers(0, 2**32 - 1))
     return random_hand(np.random.default_rng(seed), rules, size)
+
+
+def side_by_side(agent, other, deals) -> list:
+    """Play ``deals`` (seat 0 landlord, no bidding) with ``agent`` in every seat; at every
+    position, the move ``agent`` plays and the move ``other`` would play on the same
+    observation: a list of (move, other's move)."""
+    from ddzlab.game import Game
+
+    pairs = []
+    for deal in deals:
+        game = Game(deal, landlord=0)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            move = agent.play(obs)
+            pairs.append((move, other.play(obs)))
+            game.play(move)
+    return pairs

@@ -93,3 +93,33 @@ def test_labels_count_landlord_wins(monkeypatch):
         assert (r["wins"] == 1) == (r["mean_points"] > 0), r
         outcomes.add(r["wins"])
     assert outcomes == {0, 1}
+
+
+def test_the_game_playing_function_is_a_parameter(tmp_path):
+    """``play`` plays every deal: wrapping the default changes no label, and another engine's
+    results (here: the landlord wins iff the kitty holds the red joker) are what is counted."""
+    from ddzlab.labels import play_as_landlord
+    seen = []
+
+    def recorded(deal, agent, seeds):
+        seen.append(deal)
+        return play_as_landlord(deal, agent, seeds)
+
+    plain = label_hands(HANDS[:2], tmp_path / "plain.csv", n_deals=3, seed=5, progress=False)
+    wrapped = label_hands(HANDS[:2], tmp_path / "wrapped.csv", n_deals=3, seed=5, progress=False,
+                          play=recorded)
+    pd.testing.assert_frame_equal(plain, wrapped)
+    assert len(seen) == 6 and all(d.hands[0] == Hand(h).bits for d, h in zip(seen, [HANDS[0]] * 3 + [HANDS[1]] * 3))
+
+    red = Hand("R").bits
+    kitties = []
+
+    def kitty_rule(deal, agent, seeds):
+        kitties.append(deal.kitty)
+        return bool(deal.kitty & red), 3
+
+    got = simulate_hand(HANDS[3], n_deals=200, seed=5, play=kitty_rule)   # HANDS[3] holds no joker
+    assert len(kitties) == 200 and got["wins"] == sum(bool(k & red) for k in kitties)
+    assert got["mean_points"] == 3.0 and got["win_rate"] == got["wins"] / 200
+    assert 0 < got["wins"] < 60                  # R is in the 3-card kitty of 3/37 completions
+    assert simulate_hand(HANDS[0], n_deals=40, seed=5, play=kitty_rule)["wins"] == 0   # R is in the hand

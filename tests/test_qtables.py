@@ -4,8 +4,8 @@ import pytest
 
 from ddzlab.agents.qlearning import QLearningAgent, QTables, SparseTables, load_tables, tables
 from ddzlab.deals import generate_deals
-from ddzlab.game import Game
 from ddzlab.qtraining import TrainConfig, train
+from tests.conftest import side_by_side
 
 
 def _trained(tmp_path, seed=4):
@@ -37,16 +37,8 @@ def test_agent_plays_the_same_from_sparse_and_dense(tmp_path):
     dense, path = _trained(tmp_path, seed=5)
     a, b = QLearningAgent(path=path), QLearningAgent(dense)
     assert isinstance(a.tables, SparseTables) and (a.min_visits, a.caution) == (2, 40.0)
-    moves = 0
-    for deal in generate_deals(12, seed=3):
-        game = Game(deal, landlord=0)
-        while not game.is_over:
-            obs = game.observation(game.to_act)
-            m = a.play(obs)
-            assert m == b.play(obs)
-            game.play(m)
-            moves += 1
-    assert moves > 12 * 10
+    pairs = side_by_side(a, b, generate_deals(12, seed=3))
+    assert all(m == o for m, o in pairs) and len(pairs) > 12 * 10
 
 
 def test_cache_keeps_the_latest_tables(tmp_path, monkeypatch):

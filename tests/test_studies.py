@@ -12,7 +12,7 @@ import pytest
 from ddzlab.agents import make_agent
 from ddzlab.analysis import best_score, min_plays
 from ddzlab.analysis.homework import BudgetExceeded, homework_astar
-from ddzlab.analysis.studies import (astar_tasks, dfs_tasks, random_hands, read_study, run_study, solve_astar,
+from ddzlab.analysis.studies import (astar_tasks, compact_study, dfs_tasks, random_hands, read_study, run_study, solve_astar,
                                      solve_dfs, study_path, task_hand)
 from ddzlab.arena import duel_games
 from ddzlab.cards import F_BIT, Hand
@@ -43,6 +43,16 @@ def test_a_study_resumes_where_it_stopped_and_never_solves_a_task_twice(tmp_path
     raw = study_path("s", tmp_path).read_bytes()
     study_path("s", tmp_path).write_bytes(raw + gzip.compress(b"sweep,zero,homework,99,1,0,xx")[:-6])
     assert len(read_study("s", tmp_path)) == len(tasks)
+    # compacting keeps the rows (the damaged tail dropped), shrinks the file, and a run appends after it
+    before = read_study("s", tmp_path)
+    size = study_path("s", tmp_path).stat().st_size
+    saved = compact_study("s", tmp_path)
+    assert saved > 0 and study_path("s", tmp_path).stat().st_size == size - saved
+    assert read_study("s", tmp_path).equals(before)
+    more = astar_tasks(4, grid=GRID)
+    grown = run_study("s", more, solve, folder=tmp_path, progress=False)
+    assert len(grown) == len(more) and grown.iloc[:len(before)].equals(before)
+    assert len(calls) == len(more)              # only the new tasks were solved
 
 
 def test_stored_rows_are_what_the_searches_return(tmp_path) -> None:

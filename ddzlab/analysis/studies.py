@@ -16,7 +16,6 @@ import gzip
 import io
 import math
 import time
-import zlib
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -25,6 +24,7 @@ import pandas as pd
 
 from ..cards import Hand
 from ..config import DATA_DIR
+from ..gzmembers import complete_members
 from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
 from ._core import moves_text, tables
@@ -147,26 +147,11 @@ def study_path(name: str, folder: Path | None = None) -> Path:
     return (STUDIES_DIR if folder is None else Path(folder)) / f"{name}.csv.gz"
 
 
-def _members(raw: bytes) -> str:
-    """The text of every complete gzip member of ``raw`` (a truncated last one is dropped)."""
-    out, pos = [], 0
-    while pos < len(raw):
-        d = zlib.decompressobj(wbits=31)
-        try:
-            text = d.decompress(raw[pos:])
-        except zlib.error:
-            break
-        if not d.eof:
-            break
-        out.append(text)
-        pos = len(raw) - len(d.unused_data)
-    return b"".join(out).decode()
-
-
 def read_study(name: str, folder: Path | None = None) -> pd.DataFrame:
     """The stored rows of study ``name`` (empty frame if none): one row per solved task."""
     path = study_path(name, folder)
-    lines = _members(path.read_bytes()).splitlines() if path.exists() else []
+    members = complete_members(path.read_bytes())[0] if path.exists() else []
+    lines = b"".join(members).decode().splitlines()     # a truncated last member is dropped
     if not lines:
         return pd.DataFrame()
     header = lines[0]
@@ -200,6 +185,18 @@ def run_study(name: str, tasks: Sequence[dict], solve: Callable[[dict], dict], *
         with open(path, "ab") as f:                    # one complete gzip member per row
             f.write(gzip.compress(buf.getvalue().encode(), mtime=0))
     return read_study(name, folder)
+
+
+def compact_study(name: str, folder: Path | None = None) -> int:
+    """Rewrite study ``name``'s rows file as one gzip member holding the same text (one
+    member per row compresses poorly); a damaged tail is dropped, later runs append after it.
+    Not while a run is appending to it. Returns the bytes saved."""
+    path = study_path(name, folder)
+    raw = path.read_bytes()
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(gzip.compress(b"".join(complete_members(raw)[0]), compresslevel=9, mtime=0))
+    tmp.replace(path)                                  # atomic: the old file or the new one
+    return len(raw) - path.stat().st_size
 
 
 _hand_lists: dict[tuple, list[Hand]] = {}
@@ -309,5 +306,5 @@ def solve_dfs(task: dict) -> dict:
 
 __all__ = ["random_hands", "fewest_plays_table", "score_table", "score_time_by_size",
            "pruning_ablation", "split_examples", "draw_split", "read_study", "run_study",
-           "study_path", "task_hand", "cold_caches", "astar_tasks", "solve_astar", "dfs_tasks",
+           "study_path", "compact_study", "task_hand", "cold_caches", "astar_tasks", "solve_astar", "dfs_tasks",
            "solve_dfs", "ASTAR_GRID", "ASTAR_BUDGET", "STUDIES_DIR"]

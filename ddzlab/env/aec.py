@@ -126,13 +126,7 @@ class DouDizhuEnv(AECEnv):
 
     def render(self) -> Optional[str]:
         """The position as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.game is None:
-            return None
-        text = self.table.render(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.show(self.game, self.render_mode)
 
     def close(self) -> None:
         self.game = None

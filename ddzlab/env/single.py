@@ -142,13 +142,8 @@ class SingleSeatEnv(gym.Env):
         return self.table.mask(self._legal).astype(bool)
 
     def render(self) -> Optional[str]:
-        if self.game is None:
-            return None
-        text = self.table.render(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        """The position as text (``ansi`` returns it, ``human`` prints it)."""
+        return self.table.show(self.game, self.render_mode)
 
 
 #: the Gymnasium id: ``gymnasium.make("ddzlab.env.single:ddzlab/DouDizhuSingleSeat-v0", seat=...)``

@@ -159,5 +159,16 @@ class Table:
             lines.append(f"  over: {self.agents[game.winner]} went out; rewards {self.rewards(game)}")
         return "\n".join(lines)
 
+    def show(self, game: Optional[Game], mode: Optional[str]) -> Optional[str]:
+        """Both environments' ``render``: the position as text (``ansi``), printed (``human``,
+        returns None), or None when no game is on."""
+        if game is None:
+            return None
+        text = self.render(game)
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
 
 __all__ = ["Table", "EnvError", "REWARDS", "ENCODINGS", "ROLE_NAMES", "DOUZERO_SIZES"]

@@ -20,7 +20,6 @@ import gzip
 import io
 import os
 import warnings
-import zlib
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -28,6 +27,7 @@ from typing import Iterator, Sequence
 import pandas as pd
 
 from ..errors import DdzError
+from ..gzmembers import complete_members
 
 #: one row per game, from the side of ``config`` (the configuration under study)
 COLUMNS = ["config", "opponent", "deal", "role", "won", "points", "moves", "seconds", "plays",
@@ -43,24 +43,6 @@ class StoreError(DdzError):
     a run already writing to it."""
 
 
-def _members(data: bytes) -> tuple[list[bytes], int]:
-    """The decompressed complete members of a gzip file, and the offset where the damaged
-    tail (if any) starts."""
-    out: list[bytes] = []
-    pos = 0
-    while pos < len(data):
-        d = zlib.decompressobj(wbits=31)           # gzip framing, CRC-32 and length checked
-        try:
-            text = d.decompress(data[pos:])
-        except zlib.error:
-            break
-        if not d.eof:
-            break
-        out.append(text)
-        pos = len(data) - len(d.unused_data)
-    return out, pos
-
-
 def empty() -> pd.DataFrame:
     """A frame of no rows with the store's columns and types."""
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in DTYPES.items()})
@@ -73,7 +55,7 @@ def read_rows(path: Path) -> tuple[pd.DataFrame, int]:
     if not path.exists():
         return empty(), 0
     data = path.read_bytes()
-    members, end = _members(data)
+    members, end = complete_members(data)
     dropped = len(data) - end
     if dropped:
         warnings.warn(f"{path}: the last {dropped} bytes are an incomplete gzip member (a run "
