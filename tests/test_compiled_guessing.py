@@ -19,7 +19,7 @@ from ddzlab.rules import MINI, STANDARD
 from ddzlab.search import view_of
 from ddzlab.search.likelihood import PosteriorGuesser, greedy_log_likelihoods
 from ddzlab.search.sample import sample_world
-from ddzlab.search.state import S_HAND, size_of
+from ddzlab.search.state import N_STATE, S_HAND, size_of
 from ddzlab.search.tree import seed as seed_core
 
 
@@ -63,7 +63,7 @@ def test_compiled_oracle_deals_as_the_python_oracle(rules, moves):
     oracle.see(game)
     truth = oracle.truth(obs)
     seats = {h: b for h, b in truth.items() if h >= 0}
-    st = np.empty(19, dtype=np.int64)
+    st = np.empty(N_STATE, dtype=np.int64)
     seed_core(1)
     view = view_of(obs, oracle=(truth, 1.0))
     sample_world(*view, 0.0, st)
@@ -97,7 +97,7 @@ def test_pool_worlds_are_candidates_drawn_by_weight():
     weights = np.array([0.3, 0.0, 0.1, 0.25, 0.05, 0.3])
     view = view_of(obs, pool=(deals, weights))
     assert view.pool.shape == (6, len(sizes))
-    st = np.empty(19, dtype=np.int64)
+    st = np.empty(N_STATE, dtype=np.int64)
     seed_core(3)
     index = {tuple(sorted((s, b) for s, b in d.items() if s >= 0)): i for i, d in enumerate(deals)}
     counts = np.zeros(6)

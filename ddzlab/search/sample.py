@@ -141,6 +141,8 @@ def _draw(cum):
 def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep,
                  pool, cum, p, st):
     """Deal the unseen cards into ``st`` (a copy of ``template`` is made there first)."""
+    if st.shape[0] < template.shape[0]:       # the kernels do not check bounds: a short state would corrupt memory
+        raise ValueError("sample_world: the state array is shorter than the template")
     for i in range(template.shape[0]):
         st[i] = template[i]
     nh = holders.shape[0]
