@@ -1,7 +1,10 @@
 """Search speed: ddzlab's compiled core against OpenSpiel's C++ and against its own Python path.
 
-Three comparisons, each timed in this one process, in interleaved rounds, in CPU time
-(``time.process_time``), compiled code loaded before the first timed round:
+Three comparisons, each timed in this one process, in interleaved rounds whose order
+alternates (A B, then B A), in CPU time (``time.process_time``), every engine run once
+untimed first (compiled code loaded, move tables and OpenSpiel's game built), the garbage
+collector collected before and disabled during every timed part for every engine (as
+`_common.time_rounds`):
 
 1. **UCT on the true deal, random rollouts, 200 iterations a move**: ddzlab's
    ``mcts_cheat:rollout=random,moves=all,iterations=200`` (compiled) against OpenSpiel
@@ -14,8 +17,10 @@ Three comparisons, each timed in this one process, in interleaved rounds, in CPU
    bench_mcts.py), iterations per second. Target: ≥ 10×.
 3. **Random playouts**: whole random games inside the core (``ddzlab.search.policies.rollout``
    from a fresh deal) against OpenSpiel's C++ game driven step by step from Python
-   (``apply_action`` of a random legal action; its bidding and dealing are part of its
-   game), and ddzlab's Python `Game` driven the same way; games per second.
+   (``apply_action`` of a random legal action), and ddzlab's Python `Game` driven the same
+   way; games per second, each from a dealt position at the start of the card play: the
+   deals (and OpenSpiel's random bidding) are made untimed for every engine, since the core
+   and `Game` are timed from a dealt game too.
 
     python benchmarks/bench_search.py [--rounds 3] [--games 2] [--deals 2] [--playouts 300]
 
@@ -26,8 +31,10 @@ absolute times, and note the load (printed).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -48,6 +55,17 @@ try:
     import pyspiel
 except ImportError:           # the optional extra
     pyspiel = None
+
+
+@contextmanager
+def _gc_off():
+    """The same collector state for every timed part (`_common.time_rounds`' rule)."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class _Clocked:
@@ -125,27 +143,38 @@ def core_playouts(n: int, seed: int) -> float:
 
 def game_playouts(n: int, seed: int) -> float:
     rng = np.random.default_rng(seed)
-    deals = generate_deals(n, seed=seed)
+    games = [Game(d, landlord=0) for d in generate_deals(n, seed=seed)]
     t = time.process_time()
-    for d in deals:
-        g = Game(d, landlord=0)
+    for g in games:
         while not g.is_over:
             legal = g.legal_moves()
             g.push(legal[int(rng.integers(len(legal)))])
     return time.process_time() - t
 
 
-def openspiel_playouts(n: int, seed: int) -> float:
+def _openspiel_play_starts(n: int, seed: int) -> list:
+    """``n`` OpenSpiel states at the start of the card play: dealt and bid at random."""
     game = pyspiel.load_game("dou_dizhu")
     rng = np.random.default_rng(seed)
-    t = time.process_time()
-    for _ in range(n):
+    starts = []
+    while len(starts) < n:
         state = game.new_initial_state()
+        while not state.is_terminal() and (state.is_chance_node() or max(state.legal_actions()) <= 3):
+            actions = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
+                       else state.legal_actions())
+            state.apply_action(actions[int(rng.integers(len(actions)))])
+        if not state.is_terminal():          # all passed: OpenSpiel ends the game undealt
+            starts.append(state)
+    return starts
+
+
+def openspiel_playouts(n: int, seed: int) -> float:
+    starts = _openspiel_play_starts(n, seed)
+    rng = np.random.default_rng(seed)
+    t = time.process_time()
+    for state in starts:
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions = [a for a, _ in state.chance_outcomes()]
-            else:
-                actions = state.legal_actions()
+            actions = state.legal_actions()
             state.apply_action(actions[int(rng.integers(len(actions)))])
     return time.process_time() - t
 
@@ -160,30 +189,42 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time, interleaved rounds")
     if pyspiel is None:
         print("OpenSpiel is not installed (pip install -e '.[openspiel]'): its columns are skipped")
-    # load the compiled code (cached on disk) before timing anything
+    # every engine once, untimed: compiled code loaded (cached on disk), move tables built,
+    # OpenSpiel's game loaded, the Python paths' imports done
     ddzlab_uct_games(generate_deals(1, seed=99), 99, [0.0, 0, 0])
-    ismcts_moves("numba", generate_deals(1, seed=99), [0.0, 0, 0])
+    for backend in ("numba", "python"):
+        ismcts_moves(backend, generate_deals(1, seed=99), [0.0, 0, 0])
     core_playouts(2, 99)
+    game_playouts(2, 99)
+    if pyspiel is not None:
+        openspiel_uct_games(1, 99, [0.0, 0, 0])
+        openspiel_playouts(2, 99)
     uct = {"ddzlab": [0.0, 0, 0], "openspiel": [0.0, 0, 0]}
     ism = {"numba": [0.0, 0, 0], "python": [0.0, 0, 0]}
     play = {"core": [0.0, 0], "Game": [0.0, 0], "openspiel": [0.0, 0]}
     ratios = []
     for r in range(args.rounds):
+        flip = (lambda xs: xs[::-1]) if r % 2 else (lambda xs: xs)     # A B, then B A
         deals = generate_deals(args.games, seed=1000 + r)
         mine, theirs = [0.0, 0, 0], [0.0, 0, 0]
-        ddzlab_uct_games(deals, r, mine)
-        if pyspiel is not None:
-            openspiel_uct_games(args.games, r, theirs)
+        for engine in flip(["ddzlab", "openspiel"]):
+            with _gc_off():
+                if engine == "ddzlab":
+                    ddzlab_uct_games(deals, r, mine)
+                elif pyspiel is not None:
+                    openspiel_uct_games(args.games, r, theirs)
         for acc, part in ((uct["ddzlab"], mine), (uct["openspiel"], theirs)):
             for i in range(3):
                 acc[i] += part[i]
         deals = generate_deals(args.deals, seed=2000 + r)
-        for backend in ("numba", "python"):
-            ismcts_moves(backend, deals, ism[backend])
-        for name, fn in (("core", core_playouts), ("Game", game_playouts),
-                         ("openspiel", openspiel_playouts if pyspiel is not None else None)):
+        for backend in flip(["numba", "python"]):
+            with _gc_off():
+                ismcts_moves(backend, deals, ism[backend])
+        for name, fn in flip([("core", core_playouts), ("Game", game_playouts),
+                              ("openspiel", openspiel_playouts if pyspiel is not None else None)]):
             if fn is not None:
-                play[name][0] += fn(args.playouts, 3000 + r)
+                with _gc_off():
+                    play[name][0] += fn(args.playouts, 3000 + r)
                 play[name][1] += args.playouts
         line = f"round {r + 1}: UCT ms/move ddzlab {1000 * mine[0] / max(mine[1], 1):.2f}"
         if pyspiel is not None:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TextIO
 
 
 from .errors import DdzError
+from .parallel import WorkerError
 
 if TYPE_CHECKING:
     from .game import Game
@@ -269,11 +270,12 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         df = duel(args.a, args.b, deals, rules=rules, n_jobs=args.jobs, seed=args.seed,
                   progress=not args.quiet, backend=args.backend, results=args.results,
                   record=args.record)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerError) as e:
         saved = (f"finished deals are saved in {args.results}: rerun the same command to resume"
                  if args.results else "nothing was saved (pass --results FILE to make a duel resumable)")
-        print(f"\nddzlab duel: interrupted; {saved}", file=sys.stderr)
-        return 130
+        what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"error: {e}"
+        print(f"\nddzlab duel: {what}; {saved}", file=sys.stderr)
+        return 130 if isinstance(e, KeyboardInterrupt) else 2
     print(f"{args.a} (A) vs {args.b} (B), {df.attrs.get('deals')} deals x 2 sides, "
           f"{rules.name} rules, seat 0 landlord:", file=out)
     with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
@@ -314,10 +316,11 @@ def cmd_tournament(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         df = tournament(_entrant_labels(args.agents), deals, rules, n_jobs=args.jobs, scheduler=args.scheduler,
                         progress=not args.quiet, seed=args.seed, results=args.results,
                         record=args.record)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerError) as e:
         kept = f"; the finished deals are in {args.results}, rerun to resume" if args.results else ""
-        print(f"ddzlab tournament: interrupted{kept}", file=sys.stderr)
-        return 130
+        what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"error: {e}"
+        print(f"ddzlab tournament: {what}{kept}", file=sys.stderr)
+        return 130 if isinstance(e, KeyboardInterrupt) else 2
     print(f"Round robin of {len(df.attrs['agents'])} agents, {df.attrs['deals']} deals x 2 sides "
           f"per pair, {rules.name} rules, seat 0 landlord. WP and ADP of A against B "
           "[95% CI; combined: deals as pairs]:", file=out)
@@ -369,10 +372,11 @@ def cmd_experiment(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     try:
         games = run_experiment(exp, deals=args.deals, n_jobs=args.jobs, scheduler=args.scheduler,
                                progress=not args.quiet)
-    except KeyboardInterrupt:
-        print(f"\nddzlab experiment: interrupted; the finished games are in {folder}: rerun the same "
+    except (KeyboardInterrupt, WorkerError) as e:
+        what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"error: {e}"
+        print(f"\nddzlab experiment: {what}; the finished games are in {folder}: rerun the same "
               "command to resume", file=sys.stderr)
-        return 130
+        return 130 if isinstance(e, KeyboardInterrupt) else 2
     print(f"{exp.name}: {len(games):,} games stored in {folder} ({games.attrs['deals_complete']} of "
           f"{games.attrs['deals_planned']} deals complete for every pair)", file=out)
     return 0

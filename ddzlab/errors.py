@@ -37,6 +37,13 @@ class ModelFileError(DdzError):
     """A saved model or table that is corrupt, truncated or made for something else."""
 
 
+class SearchLimitError(DdzError):
+    """An analysis input too large for its exact search (a hand power of 40 cards, an
+    open-hand endgame of three 18-card hands, ...): refused up front, or when the search
+    reaches its documented state budget, before it uses unbounded time or memory. The
+    message names the limit; each search documents its own (``ddzlab.analysis``)."""
+
+
 class AmbiguousMoveError(IllegalCombinationError):
     """Cards with several readings (the wildcard rules' flower card ``F``) given without one:
     the message lists the readings, e.g. ``45678F=8`` and ``45678F=9``."""

@@ -154,6 +154,9 @@ class Rules:
 
     def check_hand(self, bits: int, what: str = "hand") -> None:
         """Raise `RulesError` unless ``bits`` fits in this rule set's deck."""
+        if bits >> (4 * N_SLOTS):
+            raise RulesError(f"{what} has bits above the {N_SLOTS} card slots (packed cards are "
+                             f"below 2**{4 * N_SLOTS}): {bits:#x}")
         if not bits_contain(self.deck, bits):
             extra = [SLOT_CHARS[r] for r in range(N_SLOTS)
                      if (bits >> (4 * r)) & 15 > (self.deck >> (4 * r)) & 15]

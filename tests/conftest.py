@@ -3,11 +3,24 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-from hypothesis import HealthCheck, settings, strategies as st
+#: the Python search's debug mode (`ddzlab.agents.mcts.CHECK_MOVES`): every move a search
+#: plays on a world goes through the checked `Game.play`; set before ddzlab is imported, and
+#: inherited by the notebook kernels
+os.environ.setdefault("DDZLAB_CHECK_SEARCH", "1")
 
-from ddzlab.cards import Hand
-from ddzlab.rules import Rules
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings, strategies as st  # noqa: E402
+
+from ddzlab.cards import Hand  # noqa: E402
+from ddzlab.rules import Rules  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _checked_search():
+    """Debug mode on even if ddzlab.agents.mcts was imported before this file set it."""
+    from ddzlab.agents import mcts
+    mcts.CHECK_MOVES = os.environ["DDZLAB_CHECK_SEARCH"] == "1"
 
 settings.register_profile("ci", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -93,3 +93,17 @@ def test_playing_no_cards_is_a_pass():
         game.play(Hand(""))
     game.play(game.legal_moves()[0])
     assert game.play(Hand("")) is PASS
+
+
+@pytest.mark.parametrize("rules", ["standard", "mini", "homework", "wildcard"])
+def test_cards_above_the_card_slots_are_refused(rules):
+    """An int with bits above the 16 four-bit slots once slipped through the deck check
+    (the borrow of the guard-bit test went past the top slot) and reached the generator."""
+    from ddzlab.cards import N_SLOTS
+    beyond = 1 << (4 * N_SLOTS + 5)
+    for cards in (0x98DA91CC0AEC102F011F0F020, beyond, beyond | 1):
+        with pytest.raises(DdzError, match="above the 16 card slots"):
+            detect(cards, rules)
+        with pytest.raises(DdzError, match="above the 16 card slots"):
+            legal_moves(cards, rules)
+    assert get_rules(rules).check_hand(0) is None

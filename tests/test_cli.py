@@ -427,3 +427,22 @@ def test_replay_a_recorded_duel_in_the_terminal(tmp_path, capsys):
     assert code == 0 and len([line for line in stepped.splitlines() if line.startswith("  seat ")]) == 3
     assert run_main(["replay", str(record), "--game", "9"])[0] == 2
     assert "has no game 9" in capsys.readouterr().err
+
+
+def test_ctrl_c_while_the_command_line_imports_is_one_line(monkeypatch, capsys):
+    """The console script imports `ddzlab.cli` inside a guard (`ddzlab.console`): a Ctrl-C
+    during that import prints one line and exits 130, not a traceback."""
+    import builtins
+    import sys
+
+    from ddzlab import console
+    real = builtins.__import__
+
+    def interrupted(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "cli" and level == 1 or name == "ddzlab.cli":
+            raise KeyboardInterrupt
+        return real(name, globals, locals, fromlist, level)
+    monkeypatch.delitem(sys.modules, "ddzlab.cli", raising=False)
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert console.main() == 130
+    assert capsys.readouterr().err == "\nddzlab: interrupted\n"

@@ -113,3 +113,68 @@ def test_a_resumed_tournament_numbers_its_games_on_and_refuses_another_runs_reco
     with pytest.raises(RecordError, match="holds another run"):
         tournament(["random", "greedy"], deals[:3], progress=False, results=tmp_path / "u.csv",
                    record=rec)
+
+
+# -- front ends (issue 22): replay, the ADP colour scale, merge_results ---------------------------
+SPRING_DEAL = "BR22223456789TJQK | 34445556667778889 | 99TTTJJJQQQKKKAAA | A33"
+
+
+def test_replay_marks_each_trick_and_the_spring_multiplier(tmp_path):
+    """The landlord (seat 0) plays the rocket, the bomb 2222, the straight 3..A and 33; the
+    farmers pass every time. By the rules: three tricks end (after two passes each; the last
+    play ends the game, not a trick), and the multiplier is 2 (rocket) x 2 (bomb) x 2 (spring)
+    = 8, so the landlord wins 2 x 8 = 16 and each farmer loses 8."""
+    import io
+
+    from ddzlab.deals import Deal
+    from ddzlab.game import Game
+    from ddzlab.records import game_record, read_records, write_records
+    from ddzlab.replay import replay_lines
+    game = Game(Deal.parse(SPRING_DEAL), landlord=0)
+    for play in ("BR", "2222", "3456789TJQKA", "33"):
+        game.play(play)
+        if not game.is_over:
+            game.play("pass")
+            game.play("pass")
+    buf = io.StringIO()
+    write_records(buf, [game_record(game, ["a", "b", "c"])], rules="standard", agents=["a", "b", "c"])
+    buf.seek(0)
+    (rec,) = read_records(buf)[1]
+    lines = list(replay_lines(rec))
+    steps = [i for i, line in enumerate(lines) if line.startswith("  seat ") or line == "  -- trick over"]
+    kinds = ["over" if lines[i] == "  -- trick over" else "pass" if "passes" in lines[i] else "play"
+             for i in steps]
+    assert kinds == ["play", "pass", "pass", "over"] * 3 + ["play"]
+    assert all("leads, plays" in lines[i] for i, k in zip(steps, kinds) if k == "play")   # each opens a trick
+    assert lines[-1].endswith("bombs 2, multiplier x8; scores [16, -8, -8]")
+
+
+def test_adp_colour_scale_covers_every_interval_end():
+    """ADP's colour scale is symmetric around 0 and reaches the largest |value| among the
+    values and both interval ends: here the lower end -3.1 (the values alone reach 0.5)."""
+    import numpy as np
+
+    from ddzlab import plots
+    value, lo, hi = np.array([[np.nan, 0.5], [-0.5, np.nan]]), np.array([[np.nan, -3.1], [-1.2, np.nan]]), \
+        np.array([[np.nan, 2.3], [0.2, np.nan]])
+    norm = plots._norm("ADP", (value, lo, hi))
+    assert (norm.vmin, norm.vcenter, norm.vmax) == (-3.1, 0.0, 3.1)
+    norm = plots._norm("ADP", (value, lo * 0.1, hi))
+    assert (norm.vmin, norm.vmax) == (-2.3, 2.3)
+
+
+def test_merge_results_keeps_existing_notebooks_and_drops_removed_ones(tmp_path):
+    """Notebooks run now replace their entries, notebooks not run keep theirs, and a notebook
+    that no longer exists is dropped; only quick-scale numbers are merged."""
+    import json
+
+    from ddzlab.report import ReportError, merge_results
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"scale": "quick", "notebooks": {
+        "01_a": {"x": {"value": 1}}, "02_b": {"y": {"value": 2}}, "09_gone": {"z": {"value": 3}}}}))
+    merged = merge_results(path, {"scale": "quick", "notebooks": {"02_b": {"y": {"value": 20}}}},
+                           ["01_a", "02_b"])
+    assert merged["notebooks"] == {"01_a": {"x": {"value": 1}}, "02_b": {"y": {"value": 20}}}
+    assert json.loads(path.read_text())["notebooks"] == merged["notebooks"]
+    with pytest.raises(ReportError, match="quick-scale"):
+        merge_results(path, {"scale": "full", "notebooks": {}}, ["01_a"])

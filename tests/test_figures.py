@@ -18,9 +18,10 @@ from ddzlab.config import FIGURES_DIR
 #: a landscape page's text width, or a wide notebook column (inches)
 MAX_INCHES = 12.0
 SCREEN_DPI = 96.0
-#: figures known to be too wide whose notebook is being rewritten by another issue: the test
-#: asserts they are still too wide, so it fails (and this entry must go) the day they fit
-TOO_WIDE_PENDING = {"04_sweeps.png": "notebook 04 is being redone on stored experiments (issue 18)"}
+#: figures known to be too wide whose notebook is being rewritten by another issue (name ->
+#: why): the test asserts each is still committed and still too wide, so an entry fails (and
+#: must go) the day its figure fits or is removed. Empty: every committed figure fits.
+TOO_WIDE_PENDING: dict[str, str] = {}
 
 
 def png_width_inches(path: Path) -> tuple[int, float, float]:
@@ -49,6 +50,12 @@ FIGURES = sorted(FIGURES_DIR.glob("*.png"))
 
 def test_there_are_committed_figures() -> None:
     assert len(FIGURES) >= 10, f"expected the report's figures in {FIGURES_DIR}"
+
+
+def test_every_pending_figure_still_exists() -> None:
+    """A pending entry whose figure is gone would excuse nothing and never fail: refuse it."""
+    gone = [name for name in TOO_WIDE_PENDING if not (FIGURES_DIR / name).exists()]
+    assert not gone, f"{gone} are no longer figures: remove them from TOO_WIDE_PENDING"
 
 
 @pytest.mark.parametrize("path", FIGURES, ids=[p.name for p in FIGURES])

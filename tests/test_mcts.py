@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -150,15 +151,18 @@ class StepClock:
 
 @pytest.mark.parametrize("kind", SEARCHERS)
 def test_time_budget_reads_the_clock(kind):
-    """A budget of 10 ticks with a clock that ticks at every reading: the search stops after
-    about 10 readings, far below the iteration cap."""
+    """A budget of 10 ticks with a clock that ticks at every reading (it reads 1, 2, ...):
+    the start reads 1, so the deadline is 11 and each iteration first reads the clock.
+    ismcts iterates at the readings 2..10 and stops at 11: 9 iterations, 11 readings. mcts
+    with 2 worlds splits the time cumulatively: world 0 until 1 + 5 = 6 (readings 2..5: 4
+    iterations), world 1 until 11 (readings 7..10: 4 more): 8 iterations, 11 readings."""
     game = Game(generate_deals(1, seed=2, rules=MINI)[0], rules=MINI)
     clock = StepClock()
     agent = make_agent(kind, seed=0, iterations=None, seconds=10, clock=clock, worlds=2) \
         if kind == "mcts" else make_agent(kind, seed=0, iterations=None, seconds=10, clock=clock)
     agent.play(game.observation(0))
-    assert 1 <= agent.last_iterations <= 10
-    assert clock.reads <= 16
+    assert agent.last_iterations == {"mcts": 8, "ismcts": 9}[kind]
+    assert clock.reads == 11
     capped = make_agent(kind, seed=0, iterations=3, seconds=1e9)
     capped.play(game.observation(0))
     assert capped.last_iterations == 3
@@ -196,3 +200,100 @@ def test_halfsolo_rollout_drops_half_of_the_solos():
     share = sum(m.kind.name == "SOLO" for m in draws) / len(draws)
     expect = (k - k // 2) / (n - k // 2)
     assert abs(share - expect) < 0.03 and abs(share - k / n) > 0.05
+
+
+# -- issue 22: search accounting and memo keys, each from its definition ------------------------
+def test_per_world_deadlines_are_cumulative():
+    """``mcts`` with 4 worlds and 40 seconds: world w runs until start + 40 (w + 1) / 4. With a
+    clock that ticks at every reading (start = 1; one reading per budget check), world w
+    iterates at the readings 10w + 2 ... 10w + 10 and stops at 10w + 11: 4 x 9 = 36."""
+    game = Game(generate_deals(1, seed=2, rules=MINI)[0], rules=MINI)
+    agent = make_agent("mcts", seed=0, iterations=None, seconds=40, clock=StepClock(), worlds=4,
+                       backend="python")
+    agent.play(game.observation(0))
+    assert agent.last_iterations == 36
+
+
+MEMO_DEAL = Deal.parse("3334445678AAA2222 | 5566778899TTJJQQK | 34567899TTJJQQKKK | ABR")
+
+
+def _facing(lead: str) -> Game:
+    """Seat 1, holding 5566778899TTJJQQK, to answer seat 0's ``lead``."""
+    game = Game(MEMO_DEAL, landlord=0)
+    game.play(lead)
+    return game
+
+
+def test_split_filter_memo_keys_on_the_move_to_beat():
+    """The same hand facing a solo and then a pair: each filtered list is the filter of that
+    position's own legal moves (a memo keyed on the hand alone returned the solos again)."""
+    agent = make_agent("ismcts", seed=0, iterations=10, moves="split", width=3, backend="python")
+    for lead in ("3", "33", "3", "33"):
+        game = _facing(lead)
+        legal = game.legal_moves()
+        assert len(legal) > 4
+        assert agent._legal(game) == split_filter(game, legal, 3)
+
+
+def test_greedy_rollout_memo_keys_on_the_move_to_beat():
+    from ddzlab.agents.mcts import GreedyRollout, _following_facts
+    from ddzlab.agents.greedy import greedy_choice
+    import random
+    rollout = GreedyRollout(epsilon=0.0)
+    rng = random.Random(0)
+    for lead in ("3", "33", "3", "33"):
+        game = _facing(lead)
+        legal = game.legal_moves()
+        want = greedy_choice(game.hands[1], legal, *_following_facts(game))
+        got = rollout.choose(game, legal, rng)
+        assert got == want and got in legal
+
+
+def test_debug_mode_catches_an_illegal_move_from_a_memo(monkeypatch):
+    """A split memo poisoned with a move seat 1 cannot play here: the checked path raises."""
+    from ddzlab.agents import mcts
+    from ddzlab.errors import IllegalMoveError
+    from ddzlab.moves import parse_move
+    monkeypatch.setattr(mcts, "CHECK_MOVES", True)
+    game = _facing("3")
+    agent = make_agent("ismcts", seed=0, iterations=20, moves="split", width=3, backend="python")
+    agent._split_memo[(game.hands[1], game.last_move)] = [parse_move("55"), parse_move("pass")]
+    with pytest.raises(IllegalMoveError):
+        agent.play(game.observation(1))
+
+
+def test_ismcts_scores_children_by_availability(monkeypatch):
+    """SO-ISMCTS's UCB uses ln(availability), not ln(parent visits). At the root, whose L
+    legal moves are the same in every world, the first L iterations expand one child each;
+    iteration L + 1 selects, raising every child's availability to 1: the first L logarithms
+    taken are ln 1 (the parent's visits would give ln L). After n iterations each root
+    child's availability is n - L."""
+    from ddzlab.agents import mcts
+    logs, nodes = [], []
+
+    class Math:
+        inf, sqrt = math.inf, math.sqrt
+
+        @staticmethod
+        def log(x):
+            logs.append(x)
+            return math.log(x)
+
+    class Recorded(mcts.Node):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            super().__init__(*args)
+            nodes.append(self)
+    monkeypatch.setattr(mcts, "math", Math)
+    monkeypatch.setattr(mcts, "Node", Recorded)
+    game = Game(generate_deals(1, seed=2, rules=MINI)[0], rules=MINI, landlord=0)
+    obs = game.observation(0)
+    n_legal = len(obs.legal_moves)
+    assert n_legal > 3
+    agent = make_agent("ismcts", seed=0, iterations=n_legal + 6, moves="all", backend="python")
+    agent.play(obs)
+    root = nodes[0]
+    assert len(root.children) == n_legal
+    assert logs[:n_legal] == [1] * n_legal
+    assert [ch.avail for ch in root.children.values()] == [6] * n_legal

@@ -273,3 +273,113 @@ def test_head_to_head_tests_per_deal_wp_against_a_half():
     back = S.head_to_head(g, "b", "a")
     assert back.loc["WP"].estimate == pytest.approx(0.2) and back.loc["WP"].p == pytest.approx(ref.pvalue)
     assert back.loc["ADP"].estimate == pytest.approx(-res.loc["ADP"].estimate)
+
+
+# -- hand-computed paired comparisons (issue 22: the survivors of the mutation run) -----------
+T975_1 = 12.706204736174698          # t(0.975) with 1 degree of freedom
+
+
+def _hand_games() -> pd.DataFrame:
+    """Two deals. A and B both met R; only A met S, only B met T; A met B. Per deal, both
+    roles (landlord +-2, farmers +-1):
+    A-R: deal 0 won, lost (WP 0.5, ADP 0.5); deal 1 won, won (1, 1.5).
+    B-R: deal 0 lost, lost (0, -1.5);       deal 1 won, won (1, 1.5).
+    A-B: deal 0 won, won (1, 1.5);          deal 1 lost, won (0.5, -0.5).
+    A-S, B-T and S-T: every game lost (S and T meet each other, not A and B both)."""
+    rows = [("A", "R", 0, "landlord", 1, 2), ("A", "R", 0, "farmers", 0, -1),
+            ("A", "R", 1, "landlord", 1, 2), ("A", "R", 1, "farmers", 1, 1),
+            ("B", "R", 0, "landlord", 0, -2), ("B", "R", 0, "farmers", 0, -1),
+            ("B", "R", 1, "landlord", 1, 2), ("B", "R", 1, "farmers", 1, 1),
+            ("A", "B", 0, "landlord", 1, 2), ("A", "B", 0, "farmers", 1, 1),
+            ("A", "B", 1, "landlord", 0, -2), ("A", "B", 1, "farmers", 1, 1)]
+    rows += [(c, o, d, r, 0, -2 if r == "landlord" else -1) for c, o in (("A", "S"), ("B", "T"), ("S", "T"))
+             for d in (0, 1) for r in ("landlord", "farmers")]
+    return pd.DataFrame(rows, columns=["config", "opponent", "deal", "role", "won", "points"])
+
+
+def test_paired_diff_by_hand():
+    """A - B against their one common opponent R, per deal. WP: d = (0.5, 0), mean 0.25,
+    sd sqrt(1/8), se 0.25, t = 1, p = 0.5 (Cauchy: P(|T| > 1) = 1/2). ADP: d = (2, 0), mean
+    1, sd sqrt 2, se 1, t = 1, p = 0.5. Halves t(0.975, 1) x se."""
+    out = S.paired_diff(_hand_games(), "A", "B", power=0.9)
+    assert out.attrs == {"a": "A", "b": "B", "opponent": ["R"]}
+    wp, adp = out.loc["WP"], out.loc["ADP"]
+    assert wp["n"] == adp["n"] == 2
+    for row, mean, sd, se in ((wp, 0.25, math.sqrt(1 / 8), 0.25), (adp, 1.0, math.sqrt(2), 1.0)):
+        assert row["estimate"] == pytest.approx(mean) and row["sd"] == pytest.approx(sd)
+        assert row["se"] == pytest.approx(se)
+        assert (row["lo"], row["hi"]) == pytest.approx((mean - T975_1 * se, mean + T975_1 * se))
+        assert row["t"] == pytest.approx(1.0) and row["p"] == pytest.approx(0.5)
+        assert row["mde"] == pytest.approx(S.mde(sd, 2, 0.05, 0.9)) and row["mde"] != S.mde(sd, 2, 0.05, 0.8)
+
+
+def test_head_to_head_by_hand():
+    """A against B directly. WP: x = (1, 0.5) against 0.5: mean 0.75, se 0.25, t = 1, p = 0.5.
+    ADP: x = (1.5, -0.5) against 0: mean 0.5, se 1, t = 0.5, p = 1 - 2 atan(0.5) / pi."""
+    out = S.head_to_head(_hand_games(), "A", "B")
+    assert out.attrs == {"a": "A", "b": "B"}
+    wp, adp = out.loc["WP"], out.loc["ADP"]
+    assert (wp["estimate"], wp["se"], wp["t"], wp["p"]) == pytest.approx((0.75, 0.25, 1.0, 0.5))
+    assert (adp["estimate"], adp["se"], adp["t"]) == pytest.approx((0.5, 1.0, 0.5))
+    assert adp["p"] == pytest.approx(1 - 2 * math.atan(0.5) / math.pi)
+    assert wp["n"] == 2 and wp["mde"] == pytest.approx(S.mde(math.sqrt(1 / 8), 2))    # power 0.8
+
+
+def test_two_values_are_enough_and_errors_name_the_problem():
+    assert S.t_interval([1.0, 3.0]) == pytest.approx((2.0, 2.0 - T975_1, 2.0 + T975_1))
+    with pytest.raises(S.StatsError, match="at least two values, got 1"):
+        S.t_interval([1.0])
+    with pytest.raises(S.StatsError, match="extra_var is a variance, got -1"):
+        S.t_interval([1.0, 2.0], extra_var=-1)
+    with pytest.raises(S.StatsError, match="non-zero number, got 0"):
+        S.n_needed(1.0, 0)
+    with pytest.raises(S.StatsError, match="finite positive number, got -1"):
+        S.n_needed(-1, 0.1)
+
+
+def test_a_constant_paired_difference_has_no_spread():
+    """se = 0: the mean differs from the null for sure (t infinite, p 0), or is the null."""
+    row = S._paired_row("WP", np.array([0.5, 0.5]), 0.05, 0.8)
+    assert row[4] == 0.0 and row[7] == math.inf and row[8] == 0.0
+    row = S._paired_row("WP", np.array([0.5, 0.5]), 0.05, 0.8, null=0.5)
+    assert row[7] == 0.0 and row[8] == 1.0
+
+
+def test_both_sides_mirrors_every_paired_column_and_renumbers():
+    """A mirrored row exchanges config/opponent, the roles, won -> 1 - won, points -> -points,
+    seconds <-> opp_seconds and plays <-> opp_plays; the frame is numbered 0..2n-1. A column
+    without its partner is copied as it is."""
+    g = pd.DataFrame([("A", "R", 0, "landlord", 1, 2, 0.5, 0.25, 10, 7)],
+                     columns=["config", "opponent", "deal", "role", "won", "points", "seconds",
+                              "opp_seconds", "plays", "opp_plays"], index=[7])
+    both = S.both_sides(g)
+    assert list(both.index) == [0, 1]
+    assert both.iloc[1].tolist() == ["R", "A", 0, "farmers", 0, -2, 0.25, 0.5, 7, 10]
+    alone = S.both_sides(g.drop(columns=["opp_seconds", "plays"]))
+    assert alone["seconds"].tolist() == [0.5, 0.5] and alone["opp_plays"].tolist() == [7, 7]
+
+
+def test_per_deal_reads_wp_by_default():
+    assert S.per_deal(_hand_games(), "A", "R").tolist() == [0.5, 1.0]          # the WP column
+    assert S.per_deal(_hand_games(), "A", "R", "ADP").tolist() == [0.5, 1.5]
+
+
+def test_the_input_checks_at_their_boundaries():
+    """alpha must lie strictly between 0 and 1; wilson needs 0 <= k <= n; holm takes
+    p-values in [0, 1] (both ends included) as a flat finite array."""
+    for alpha in (0.0, 1.0, 1.5):
+        with pytest.raises(S.StatsError):
+            S.wilson(1, 2, alpha)
+    with pytest.raises(S.StatsError, match=r"wilson needs 0 <= k <= n, got k=-1, n=5"):
+        S.wilson(-1, 5)
+    assert S.holm([0.0, 1.0]).tolist() == [0.0, 1.0]
+    for bad in ([np.nan, 0.5], [[0.1, 0.2]], [-0.01], [1.01]):
+        with pytest.raises(S.StatsError, match=r"holm needs a list of p-values in \[0, 1\], got"):
+            S.holm(bad)
+
+
+def test_wilson_ends_are_exact():
+    """With k = 0 the lower end is 0 exactly and with k = n the upper end 1 exactly (the
+    formula gives 5.6e-17 for 0 of 3 in floating point)."""
+    for n in (3, 6, 7, 50):
+        assert S.wilson(0, n)[0] == 0.0 and S.wilson(n, n)[1] == 1.0

@@ -190,6 +190,23 @@ def test_resume_gives_the_uninterrupted_frame(tmp_path):
     assert again.equals(resumed)
 
 
+def test_resume_keys_on_the_pair_and_the_deal(tmp_path):
+    """A file cut after the first pair of the last deal (random-smallest): the resumed run
+    must play random-greedy and smallest-greedy of that deal. A resume key without the
+    second agent took random-greedy for done (random had played that deal) and lost it."""
+    deals = generate_deals(3, seed=2)
+    path = tmp_path / "t.csv"
+    full = tournament(AGENTS, deals, progress=False, results=path)
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 3 * 3 * 2
+    cut = lines[:1 + 2 * 3 * 2 + 2]                     # deals 0, 1 whole; deal 2: one pair
+    assert [line.split(",")[:3] for line in cut[-2:]] == [["random", "smallest", "2"]] * 2
+    path.write_text("".join(cut))
+    resumed = tournament(AGENTS, deals, progress=False, results=path)
+    assert untimed(resumed).equals(untimed(full))
+    assert len(path.read_text().splitlines()) == 1 + 3 * 3 * 2
+
+
 def test_a_foreign_results_file_is_refused(tmp_path):
     path = tmp_path / "t.csv"
     deals = generate_deals(2, seed=1)

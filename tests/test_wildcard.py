@@ -19,7 +19,7 @@ from conftest import clumpy_hand, hands, random_hand
 from ddzlab.cards import F_BIT, Hand, pack, unpack
 from ddzlab.errors import AmbiguousMoveError, CardError, IllegalCombinationError, RulesError
 from ddzlab.game import Game
-from ddzlab.moves import PASS, Move, detect, generator, legal_moves, parse_move, readings
+from ddzlab.moves import PASS, Move, detect, generator, legal_moves, parse_move, readings, wildcard
 from ddzlab.rules import STANDARD, WILDCARD, Kind
 
 K = Kind
@@ -370,3 +370,27 @@ def test_fast_leading_equals_the_twelve_reading_expansion() -> None:
         if hand.bits >> 52 & 1 and hand.bits >> 56 & 1 and to_beat.kind != K.ROCKET:
             want.append(nat.rocket)
         assert {(key(m), m.reading) for m in got[:-1]} == {(key(m), m.reading) for m in want}, (hand, to_beat)
+
+
+def test_the_move_tables_stay_bounded_and_correct_across_resets(monkeypatch) -> None:
+    """Issue 22 item 6: the tables grew without bound over a long run (516 MB after 3 million
+    hands). Capped at 3,000 entries and counted every 16 calls here, they stay within three
+    times the cap (what 16 calls add on a cold table) over 500 hands that make an uncapped
+    generator hold over 24,000 entries, and every answer equals the uncapped one's."""
+    monkeypatch.setattr(wildcard, "CHECK_EVERY", 16)
+    capped, free = wildcard.WildcardGenerator(W, max_entries=3000), wildcard.WildcardGenerator(W, 10 ** 9)
+    rng = np.random.default_rng(22)
+    peak = 0
+    for i in range(500):
+        hand = wild_hand(rng, int(rng.integers(5, 21)), i)
+        moves = capped.leading(hand.bits)
+        assert [key(m) for m in moves] == [key(m) for m in free.leading(hand.bits)]
+        plays = [m for m in moves if not m.is_pass]
+        to_beat = plays[int(rng.integers(len(plays)))]
+        other = wild_hand(rng, 17, i + 1).bits
+        assert [key(m) for m in capped.following(other, to_beat)] == \
+            [key(m) for m in free.following(other, to_beat)]
+        peak = max(peak, capped.table_entries())
+    assert free.table_entries() > 24000 and free.resets == 0
+    assert capped.resets >= 2
+    assert peak <= 3 * 3000

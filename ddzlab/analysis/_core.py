@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Optional
 
 from ..cards import N_RANKS, RB, RR, bits_size, unpack
+from ..errors import SearchLimitError
 from ..moves import PASS, Move, check_move, generator, hand_bits
 from ..rules import KIND_SHAPE, AttachSpec, Kind, Rules
 
@@ -414,9 +415,16 @@ def tables(rules: Rules) -> Tables:
     return Tables(rules)
 
 
+def refuse_over(count: int, limit: int, what: str, why: str) -> None:
+    """Raise `SearchLimitError` when ``count`` exceeds a search's documented ``limit``
+    (``what``: the input counted, e.g. "a hand power of 40 cards"; ``why``: the cost)."""
+    if count > limit:
+        raise SearchLimitError(f"{what}: over this search's limit of {limit:,} ({why})")
+
+
 def moves_text(moves: list[Move]) -> str:
     """Plays as text, e.g. ``'34567 | 888+9 | BR'``."""
     return " | ".join(str(m) for m in moves) if moves else "(none)"
 
 
-__all__ = ["tables", "Tables", "hand_bits", "check_move", "moves_text", "PASS"]
+__all__ = ["tables", "Tables", "hand_bits", "check_move", "moves_text", "refuse_over", "PASS"]

@@ -23,6 +23,13 @@ Heuristics (all admissible, i.e. never above the plays still needed):
     passed, 2s, jokers) need at least ``flat_plays(F) - slots(U) - quads(F)`` plays — see
     `Tables.frozen_bound` for the proof. At the end of the sweep it equals the exact cost.
 
+Limits (issue 22): natural hands finish on any size (0.3-3 s and under 2,000 expanded
+states on 50-54 cards with the default heuristic; 173,000 with ``"zero"`` on 48 cards); a
+hand holding the flower card F costs far more per state (a few seconds and 15,000 states on
+50 cards, minutes and gigabytes on the whole 55-card deck), so such a hand of more than
+`MAX_FLOWER_PLAYS_CARDS` cards is refused up front. A search stops with `SearchLimitError`
+after `MAX_PLAYS_EXPANDED` expanded states (`MAX_FLOWER_PLAYS_EXPANDED` with F).
+
 >>> r = min_plays("33344455667788")
 >>> r.plays, [str(m) for m in r.moves]
 (2, ['333444', '55667788'])
@@ -38,9 +45,16 @@ from typing import Optional, Union
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
 from ..rules import STANDARD, Rules, get_rules
-from ._core import hand_bits, moves_text, tables
+from ..errors import SearchLimitError
+from ._core import hand_bits, moves_text, refuse_over, tables
 
 HEURISTICS = ("zero", "ceil", "strong")
+#: the largest hand holding the flower card F whose fewest plays `min_plays` searches
+MAX_FLOWER_PLAYS_CARDS = 50
+#: the most states one A* expands before it raises `SearchLimitError` (natural cards; with
+#: the flower card F, whose states cost ~100 times more: `MAX_FLOWER_PLAYS_EXPANDED`)
+MAX_PLAYS_EXPANDED = 1_000_000
+MAX_FLOWER_PLAYS_EXPANDED = 60_000
 
 
 @dataclass
@@ -84,6 +98,10 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     t0 = time.perf_counter()
     read = read_rules(rules)
     f_bit = 1 << (4 * rules.wildcard)
+    if bits & f_bit:
+        n = bits_size(bits)
+        refuse_over(n, MAX_FLOWER_PLAYS_CARDS, f"the fewest plays of {n} cards with the flower card F",
+                    "each state tries F as every rank: seconds at 50 cards, minutes and gigabytes at 55")
     if not bits & f_bit:
         res = min_plays(Hand.from_bits(bits), read, heuristic)
         res.seconds = time.perf_counter() - t0
@@ -94,7 +112,8 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     xs = []
     for x in rules.wild_ranks:
         (full if nat >> (4 * x) & 15 >= 4 else xs).append(x)
-    best = _astar(tab, [(0, nat + (1 << (4 * x))) for x in xs], heuristic) if xs else None
+    best = (_astar(tab, [(0, nat + (1 << (4 * x))) for x in xs], heuristic,
+                   max_expanded=MAX_FLOWER_PLAYS_EXPANDED) if xs else None)
     expanded, generated = (best.expanded, best.generated) if best else (0, 0)
     best_x = xs[best.extra["root"]] if best else None
     gen = generator(rules)
@@ -103,7 +122,7 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
         # rest (natural cards) by the natural search; wins only with fewer plays
         firsts = [m for m in gen.leading(bits) if m.reading in full]
         res = _astar(tab, [(1, bits - m.cards) for m in firsts], heuristic,
-                     best and best.plays)
+                     best and best.plays, MAX_FLOWER_PLAYS_EXPANDED)
         expanded, generated = expanded + res.expanded, generated + res.generated
         if res.plays is not None:
             best, best_x = res, None
@@ -160,7 +179,7 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
 
     ``heuristic`` is ``"zero"``, ``"ceil"`` or ``"strong"`` (all exact; they differ in
     the number of expanded states). Raises `RulesError` (a `ValueError`) if the hand
-    does not fit the rule set's deck.
+    does not fit the rule set's deck, `SearchLimitError` past the module's limits.
     """
     rules = get_rules(rules)
     if heuristic not in HEURISTICS:
@@ -178,7 +197,7 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
 
 
 def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
-           bound: Optional[int] = None) -> PlaysResult:
+           bound: Optional[int] = None, max_expanded: int = MAX_PLAYS_EXPANDED) -> PlaysResult:
     """The A* of `min_plays`, from one or more roots ``(plays already made, packed cards)``
     at once: the fewest plays over the roots, with ``extra["root"]`` the index of the root
     the split found starts from. States are shared by the roots (a state's cost to go
@@ -186,6 +205,7 @@ def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
 
     With ``bound``, only splits of fewer than ``bound`` plays are sought: entries whose f
     (a lower bound) reaches it are not queued, and if none is left ``plays`` is None.
+    Past ``max_expanded`` expansions it raises `SearchLimitError`.
     The moves are not rebuilt (`_rebuild` does that): ``extra`` holds the goal and the
     finishing memo."""
     if bound is None:
@@ -222,6 +242,9 @@ def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
             continue  # a cheaper path reached this state later
         if is_goal is not None:
             expanded += 1
+            if expanded > max_expanded:
+                raise SearchLimitError(f"the fewest-plays search expanded {max_expanded:,} "
+                                       "states without an answer: the hand is too large for it")
         # finish here with flat plays: exact now if cheap, else queued lazily at g + h
         # (h never exceeds the finishing cost) and priced when it reaches the front
         if is_goal is None or not pending:
@@ -293,4 +316,4 @@ def _rebuild(tab, res: PlaysResult) -> list[Move]:
     return seq
 
 
-__all__ = ["min_plays", "PlaysResult", "HEURISTICS", "heuristic_value"]
+__all__ = ["MAX_FLOWER_PLAYS_CARDS", "MAX_PLAYS_EXPANDED", "MAX_FLOWER_PLAYS_EXPANDED", "min_plays", "PlaysResult", "HEURISTICS", "heuristic_value"]

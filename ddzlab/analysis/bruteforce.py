@@ -1,7 +1,12 @@
 """Brute-force oracles: plain recursion over `ddzlab.moves.legal_moves`, no cleverness.
 
 They define what the fast searches must return, and the tests compare both on thousands
-of small hands. Only use them on small hands (about 12 cards).
+of small hands. Only use them on small hands (about 12 cards, or structured hands of few
+sub-hands). Their memo holds every sub-hand (position) they reach, so they are bounded
+(issue 22): a hand of more than `BRUTE_MAX_SUBHANDS` sub-hands (the product of its rank
+counts plus one), or endgame hands of more than `BRUTE_MAX_ENDGAME_CARDS` cards in all, is
+refused up front, and every search stops after `BRUTE_MAX_STATES` memoised states; both
+raise `SearchLimitError`.
 """
 from __future__ import annotations
 
@@ -9,10 +14,32 @@ import math
 from functools import lru_cache
 from typing import Union
 
-from ..cards import Hand, lowest_rank
+from ..cards import Hand, bits_size, lowest_rank
 from ..moves import Move, legal_moves
 from ..rules import HOMEWORK, STANDARD, Rules, get_rules
-from ._core import hand_bits
+from ..errors import SearchLimitError
+from ._core import hand_bits, refuse_over
+
+#: the most sub-hands (product of rank counts plus one) a brute-force hand may have
+BRUTE_MAX_SUBHANDS = 2_000_000
+#: the most cards, all hands together, `brute_endgame` accepts
+BRUTE_MAX_ENDGAME_CARDS = 16
+#: the most states one brute-force search memoises
+BRUTE_MAX_STATES = 200_000
+
+
+def _small(bits: int) -> int:
+    """``bits``, after checking its number of sub-hands against `BRUTE_MAX_SUBHANDS`."""
+    n = math.prod(c + 1 for c in Hand.from_bits(bits).counts)
+    refuse_over(n, BRUTE_MAX_SUBHANDS, f"brute force over a hand of {n:,} sub-hands",
+                "it enumerates every sub-hand")
+    return bits
+
+
+def _bounded(memo: dict) -> None:
+    if len(memo) >= BRUTE_MAX_STATES:
+        raise SearchLimitError(f"brute force reached its limit of {BRUTE_MAX_STATES:,} states: "
+                               "the hand is too large for it")
 
 
 def _splits_moves(bits: int, rules: Rules) -> list[Move]:
@@ -24,13 +51,15 @@ def _splits_moves(bits: int, rules: Rules) -> list[Move]:
 def brute_min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD) -> int:
     """Fewest plays by exhaustive recursion over legal leads."""
     rules = get_rules(rules)
-    bits = hand_bits(hand, rules)
+    bits = _small(hand_bits(hand, rules))
+    memo: dict[int, int] = {0: 0}
 
-    @lru_cache(maxsize=None)
     def solve(b: int) -> int:
-        if not b:
-            return 0
-        return 1 + min(solve(b - m.cards) for m in _splits_moves(b, rules))
+        if b not in memo:
+            got = 1 + min(solve(b - m.cards) for m in _splits_moves(b, rules))
+            _bounded(memo)
+            memo[b] = got
+        return memo[b]
 
     return solve(bits)
 
@@ -38,19 +67,21 @@ def brute_min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD)
 def brute_profiles(hand: Union[Hand, str], rules: Union[Rules, str], reward) -> dict[int, int]:
     """For each possible number of plays, the largest total reward (exhaustive)."""
     rules = get_rules(rules)
-    bits = hand_bits(hand, rules)
+    bits = _small(hand_bits(hand, rules))
+    memo: dict[int, tuple] = {0: ((0, 0),)}
 
-    @lru_cache(maxsize=None)
     def solve(b: int) -> tuple:
-        if not b:
-            return ((0, 0),)
+        if b in memo:
+            return memo[b]
         prof: dict[int, int] = {}
         for m in _splits_moves(b, rules):
             w = reward(m.kind)
             for s, v in solve(b - m.cards):
                 if prof.get(s + 1, -1) < v + w:
                     prof[s + 1] = v + w
-        return tuple(sorted(prof.items()))
+        _bounded(memo)
+        memo[b] = tuple(sorted(prof.items()))
+        return memo[b]
 
     return dict(solve(bits))
 
@@ -75,10 +106,14 @@ def brute_endgame(hands: tuple, rules: Union[Rules, str] = STANDARD, to_move: in
     rules = get_rules(rules)
     n = len(hands)
     start = tuple(hand_bits(h, rules) for h in hands)
+    cards = sum(bits_size(b) for b in start)
+    refuse_over(cards, BRUTE_MAX_ENDGAME_CARDS, f"a brute-force endgame of {cards} cards",
+                "it visits every position")
 
-    @lru_cache(maxsize=None)
+    @lru_cache(maxsize=BRUTE_MAX_STATES)
     def wins(state: tuple, seat: int, last: Move | None, last_seat: int) -> bool:
-        """Whether the side of ``seat`` (to move) wins."""
+        """Whether the side of ``seat`` (to move) wins (an LRU memo: at most
+        `BRUTE_MAX_STATES` positions kept; a position dropped is searched again)."""
         h = state[seat]
         nxt = (seat + 1) % n
         if last is None or last_seat == seat:

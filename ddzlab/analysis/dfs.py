@@ -13,6 +13,11 @@ have the same histogram share one entry — and it cuts every state whose admiss
 bound on the plays still needed (the A* "strong" heuristic) exceeds the budget. Flat plays
 are finished from the cached table "plays -> best reward" of the hand's histogram.
 
+Limits (issue 22): one search (one reading of F) stops with `SearchLimitError` after
+`MAX_SCORE_NODES` nodes (natural hands take at most 85,000 and about 10 s up to 54 cards);
+a hand holding the flower card F of more than `MAX_FLOWER_SCORE_CARDS` cards is refused up
+front (5-20 s at 45-50 cards, far more beyond).
+
 >>> r = best_score("3334445566789")
 >>> r.steps, r.value, round(r.score, 4), [str(m) for m in r.moves]
 (3, 11, 2.1827, ['3335', '4446', '56789'])
@@ -27,9 +32,15 @@ from typing import Optional, Union
 from ..cards import Hand, bits_size
 from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
-from ._core import hand_bits, moves_text, tables
+from ..errors import SearchLimitError
+from ._core import hand_bits, moves_text, refuse_over, tables
 from .astar import _astar, heuristic_value, read_rules
 from .score import MAX_REWARD, homework_score, reward
+
+#: the most nodes one best-score search (one reading of F) visits before `SearchLimitError`
+MAX_SCORE_NODES = 400_000
+#: the largest hand holding the flower card F whose best score `best_score` searches
+MAX_FLOWER_SCORE_CARDS = 50
 
 
 @dataclass
@@ -105,6 +116,9 @@ class _Search:
             if got is not None:
                 return got
         self.nodes += 1
+        if self.nodes > MAX_SCORE_NODES:
+            raise SearchLimitError(f"the best-score search visited {MAX_SCORE_NODES:,} nodes "
+                                   "without an answer: the hand is too large for it")
         if self.prune and heuristic_value(self.tab, bits, r, pending, "strong") > b:
             best = -1
         else:
@@ -290,8 +304,8 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
 
     ``prune=False`` drops the play-count bound and the early stop, ``memo=False`` the
     memo table (both for the ablation study; the answer does not change). Raises
-    `RulesError` if the hand does not fit the rule set. An empty hand has no split:
-    score -inf with zero plays.
+    `RulesError` if the hand does not fit the rule set, `SearchLimitError` past the
+    module's limits. An empty hand has no split: score -inf with zero plays.
     """
     rules = get_rules(rules)
     bits = hand_bits(hand, rules)
@@ -299,6 +313,10 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
     if not bits:
         return ScoreResult(-math.inf, 0, 0, [])
     if rules.wildcard is not None:
+        n = bits_size(bits)
+        if bits >> (4 * rules.wildcard) & 15:
+            refuse_over(n, MAX_FLOWER_SCORE_CARDS, f"the best score of {n} cards with the flower card F",
+                        "one search per rank F may stand for: 5-20 s at 45-50 cards, far more beyond")
         res = _wild_best_score(bits, rules, prune, memo)
     else:
         res = _natural_best(bits, rules, prune, memo)
@@ -306,4 +324,4 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
     return res
 
 
-__all__ = ["best_score", "ScoreResult"]
+__all__ = ["best_score", "ScoreResult", "MAX_SCORE_NODES", "MAX_FLOWER_SCORE_CARDS"]

@@ -11,6 +11,12 @@ larger plays before smaller ones or (following) the lowest replies before bombs 
 and stops at the first winning play — so a won position usually costs one line, a lost
 one all replies. Plays come from ``ddzlab.moves``.
 
+Limits (issue 22): the positions grow exponentially with the cards (three random 8-card
+hands took from 100 to 285,000 nodes, 3 s), so a position of more than
+`MAX_ENDGAME_CARDS` cards in all is refused up front, and a search stops with
+`SearchLimitError` after ``max_nodes`` positions (default `MAX_ENDGAME_NODES`, about
+80 MB and 5-10 s).
+
 >>> r = solve_endgame(["33", "4"])      # leading 33 cannot be answered
 >>> r.winner, [(s, str(m)) for s, m in r.line]
 (0, [(0, '33')])
@@ -25,7 +31,13 @@ from ..cards import Hand
 from ..errors import RulesError
 from ..moves import Move, legal_moves
 from ..rules import STANDARD, Kind, Rules, get_rules
-from ._core import check_move, hand_bits
+from ..errors import SearchLimitError
+from ._core import check_move, hand_bits, refuse_over
+
+#: the most cards (all hands together) `solve_endgame` accepts
+MAX_ENDGAME_CARDS = 30
+#: the default node budget of `solve_endgame`
+MAX_ENDGAME_NODES = 500_000
 
 
 @dataclass
@@ -44,8 +56,9 @@ class EndgameResult:
 
 
 class _Solver:
-    def __init__(self, rules: Rules, n: int, landlord: int) -> None:
+    def __init__(self, rules: Rules, n: int, landlord: int, max_nodes: int = MAX_ENDGAME_NODES) -> None:
         self.rules = rules
+        self.max_nodes = max_nodes
         self.n = n
         self.landlord = landlord
         self.memo: dict = {}
@@ -86,6 +99,9 @@ class _Solver:
         if got is not None:
             return got
         self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SearchLimitError(f"the endgame search visited {self.max_nodes:,} positions without "
+                                   "an answer: too many cards for an exact solve (max_nodes raises it)")
         me = self.side(seat)
         result = False
         for m in self.options(state[seat], last):
@@ -123,13 +139,15 @@ class _Solver:
 
 def solve_endgame(hands: Sequence[Union[Hand, str]], rules: Union[Rules, str] = STANDARD,
                   to_move: int = 0, to_beat: Optional[Move] = None,
-                  last_seat: Optional[int] = None, landlord: int = 0) -> EndgameResult:
+                  last_seat: Optional[int] = None, landlord: int = 0,
+                  max_nodes: int = MAX_ENDGAME_NODES) -> EndgameResult:
     """Solve an open-hand position of two or three hands.
 
     ``to_move`` is the seat on turn; ``to_beat`` the play it must beat (None: it leads),
     made by ``last_seat`` (default: the seat before ``to_move``). Raises `RulesError`
     (a ValueError) for hands that do not fit the deck together, or a play to beat from
-    another rule set.
+    another rule set, and `SearchLimitError` (also a ValueError) for more than
+    `MAX_ENDGAME_CARDS` cards in all or a search past ``max_nodes`` positions.
     """
     rules = get_rules(rules)
     n = len(hands)
@@ -142,6 +160,9 @@ def solve_endgame(hands: Sequence[Union[Hand, str]], rules: Union[Rules, str] = 
         raise RulesError(f"the hands together hold more cards than the {rules.name} deck")
     if not all(state):
         raise ValueError("every hand must hold cards (the game is already over)")
+    cards = sum(total)
+    refuse_over(cards, MAX_ENDGAME_CARDS, f"an endgame of {cards} cards",
+                "an exact open-hand solve grows exponentially: 3 s for some 24-card positions")
     if not 0 <= to_move < n or not 0 <= landlord < n:
         raise ValueError("seat out of range")
     if to_beat is not None and to_beat.kind == Kind.PASS:
@@ -152,7 +173,7 @@ def solve_endgame(hands: Sequence[Union[Hand, str]], rules: Union[Rules, str] = 
     else:
         last_seat = to_move
     t0 = time.perf_counter()
-    solver = _Solver(rules, n, landlord)
+    solver = _Solver(rules, n, landlord, max_nodes)
     first = solver.wins(state, to_move, to_beat, last_seat)
     me = solver.side(to_move)
     winner = me if first else 1 - me
@@ -160,4 +181,4 @@ def solve_endgame(hands: Sequence[Union[Hand, str]], rules: Union[Rules, str] = 
     return EndgameResult(winner, line, solver.nodes, time.perf_counter() - t0)
 
 
-__all__ = ["solve_endgame", "EndgameResult"]
+__all__ = ["solve_endgame", "EndgameResult", "MAX_ENDGAME_CARDS", "MAX_ENDGAME_NODES"]

@@ -21,6 +21,10 @@ that hold a card of the hand's lowest rank (the canonical variant): every split 
 one such play, so each split is generated once, in one order, and the answer is unchanged.
 Notebook 02 measures what each formulation costs.
 
+Both have budgets (issue 22): `homework_astar` gives up after ``max_expanded`` states
+(default `HOMEWORK_MAX_EXPANDED`), `homework_dfs` after ``max_nodes`` (default
+`HOMEWORK_MAX_NODES`), raising `BudgetExceeded`, a `SearchLimitError` (ValueError).
+
 >>> homework_astar("33344455", "homework").plays
 2
 >>> r = homework_dfs("3334445566789")
@@ -38,18 +42,24 @@ from typing import Optional, Union
 from ..cards import Hand, bits_size, lowest_rank
 from ..moves import Move, legal_moves
 from ..rules import HOMEWORK, Rules, get_rules
+from ..errors import SearchLimitError
 from ._core import hand_bits
 from .score import homework_score, reward
 
 HOMEWORK_HEURISTICS = ("zero", "ceil")
+#: the default expansion budget of `homework_astar` (notebook 02's study uses its own)
+HOMEWORK_MAX_EXPANDED = 500_000
+#: the default node budget of `homework_dfs`
+HOMEWORK_MAX_NODES = 1_000_000
 
 
-class BudgetExceeded(RuntimeError):
-    """`homework_astar` reached its expansion budget before the answer (a study records
-    the hand as unfinished, with the effort spent)."""
+class BudgetExceeded(SearchLimitError):
+    """`homework_astar` or `homework_dfs` reached its budget before the answer (a study
+    records the hand as unfinished, with the effort spent)."""
 
-    def __init__(self, expanded: int, seconds: float) -> None:
-        super().__init__(f"no answer within {expanded:,} expansions ({seconds:.1f} s)")
+    def __init__(self, expanded: int, seconds: float, what: str = "expansions") -> None:
+        super().__init__(f"no answer within {expanded:,} {what} ({seconds:.1f} s): the hand is "
+                         "too large for this search's budget")
         self.expanded = expanded
         self.seconds = seconds
 
@@ -83,7 +93,7 @@ class HomeworkPlays:
 
 def homework_astar(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
                    heuristic: str = "ceil", every_order: bool = False,
-                   max_expanded: Optional[int] = None) -> HomeworkPlays:
+                   max_expanded: Optional[int] = HOMEWORK_MAX_EXPANDED) -> HomeworkPlays:
     """Fewest plays by A* over whole hands, one legal play per step (the homework's
     formulation). ``heuristic``: ``"ceil"`` or ``"zero"``. Raises ValueError on an
     unknown heuristic or a hand the rule set's deck cannot hold, and `BudgetExceeded`
@@ -146,11 +156,11 @@ class HomeworkScore:
 
 
 def homework_dfs(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
-                 partial_bound: bool = False) -> HomeworkScore:
+                 partial_bound: bool = False, max_nodes: int = HOMEWORK_MAX_NODES) -> HomeworkScore:
     """Best homework score by depth-first search over whole hands, plays of higher reward
     first. ``partial_bound=True`` adds the homework author's unproven cut (a partial split
     of two or more plays scoring below the best complete one is abandoned): faster, and
-    sometimes wrong."""
+    sometimes wrong. Raises `BudgetExceeded` after ``max_nodes`` nodes."""
     rules = get_rules(rules)
     bits0 = hand_bits(hand, rules)
     t0 = time.perf_counter()
@@ -160,6 +170,8 @@ def homework_dfs(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
 
     def dfs(bits: int, value: int) -> None:
         stats["nodes"] += 1
+        if stats["nodes"] > max_nodes:
+            raise BudgetExceeded(max_nodes, time.perf_counter() - t0, "nodes")
         k = len(path)
         if not bits:
             s = homework_score(value, k)
@@ -184,4 +196,4 @@ def homework_dfs(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
 
 
 __all__ = ["BudgetExceeded", "homework_astar", "homework_dfs", "ceil_heuristic", "HomeworkPlays", "HomeworkScore",
-           "HOMEWORK_HEURISTICS"]
+           "HOMEWORK_HEURISTICS", "HOMEWORK_MAX_EXPANDED", "HOMEWORK_MAX_NODES"]

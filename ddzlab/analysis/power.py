@@ -15,6 +15,12 @@ Hints (the seed's recommendation) order the legal plays by the power of what rem
 after them, best first; ties go to the play with less power of its own (keep strong
 cards), then to the lower rank.
 
+Limits (issue 22): the number of sub-hands grows about twofold per two cards (random hands:
+0.2-0.5 s and 16,000-49,000 states on 32 cards, 1-2 s and 43,000-160,000 on 34, 7 s and
+270,000 on 36; structured hands more: 306,000 for nine bombs), so `hand_power` and `hints`
+refuse a hand of more than `MAX_POWER_CARDS` cards at once, and every search stops with
+`SearchLimitError` once it holds `MAX_POWER_STATES` sub-hands (under 100 MB, 5-20 s).
+
 >>> [str(m) for m, _ in hints("433335")][:3]    # the seed's example: keep the bomb
 ['4', '5', '333345']
 """
@@ -25,14 +31,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional, Union
 
-from ..cards import GUARD_BITS, Hand, unpack
+from ..cards import GUARD_BITS, Hand, bits_size, unpack
 from ..moves import Move, generator, legal_moves
 from ..rules import KIND_SHAPE, STANDARD, Kind, Rules, get_rules
-from ._core import check_move, hand_bits, moves_text
+from ..errors import SearchLimitError
+from ._core import check_move, hand_bits, moves_text, refuse_over
 
 ONE_HAND_POWER = -150.0   # cost of every extra play
 POWER_UNIT = -100.0       # power per unit of badness
 FACE_2 = 15               # face value of a 2 (3..A = 3..14, B = 16, R = 17)
+#: the largest hand `hand_power` and `hints` search (larger ones are refused up front)
+MAX_POWER_CARDS = 34
+#: the most sub-hands one `PowerSolver` memoises before it raises `SearchLimitError`
+MAX_POWER_STATES = 250_000
 
 
 @dataclass(frozen=True)
@@ -131,11 +142,14 @@ class PowerSolver:
     """Memoised hand power for the sub-hands of one hand (``bits``), under ``constants``.
 
     ``memo`` maps the sub-hands searched so far to their power; `split` rebuilds the best
-    split from it (the first play, in generation order, that reaches the power).
+    split from it (the first play, in generation order, that reaches the power). A search
+    that would memoise more than ``max_states`` sub-hands raises `SearchLimitError`.
     """
 
-    def __init__(self, bits: int, rules: Rules, constants: PowerConstants = SEED_POWER) -> None:
+    def __init__(self, bits: int, rules: Rules, constants: PowerConstants = SEED_POWER,
+                 max_states: int = MAX_POWER_STATES) -> None:
         self.bits = bits
+        self.max_states = max_states
         by_low: dict[int, list[tuple[int, float, Move]]] = {}
         gen = generator(rules)
         # with a flower card, every play of every reading (the rank sweep `collect` cannot
@@ -158,6 +172,7 @@ class PowerSolver:
         plays = {low: [(c, pw) for c, pw, _ in row] for low, row in self.by_low.items()}
         guard = GUARD_BITS    # the SWAR containment test of ddzlab.cards.bits_contain
         get = memo.get
+        limit = self.max_states
 
         def power(bits: int) -> float:
             """The power of the sub-hand ``bits`` (packed)."""
@@ -171,6 +186,9 @@ class PowerSolver:
                     v = pw + power(bits - cards)
                     if v > best:
                         best = v
+            if len(memo) >= limit:
+                raise SearchLimitError(f"the hand power search reached its limit of {limit:,} "
+                                       "sub-hands: the hand is too large for it")
             memo[bits] = best
             return best
         return power
@@ -190,11 +208,21 @@ class PowerSolver:
         return out
 
 
+def _refuse_large(bits: int) -> None:
+    n = bits_size(bits)
+    refuse_over(n, MAX_POWER_CARDS, f"a hand power of {n} cards",
+                "the exact split search doubles about every two cards: seconds at 34, minutes beyond")
+
+
 def hand_power(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
                constants: PowerConstants = SEED_POWER) -> PowerResult:
-    """The power of ``hand`` (the seed's p(cards)) and its best split; computed cold."""
+    """The power of ``hand`` (the seed's p(cards)) and its best split; computed cold.
+
+    Raises `SearchLimitError` (a ValueError) for a hand of more than `MAX_POWER_CARDS`
+    cards, or one whose search exceeds `MAX_POWER_STATES` sub-hands."""
     rules = get_rules(rules)
     bits = hand_bits(hand, rules)
+    _refuse_large(bits)
     t0 = time.perf_counter()
     solver = PowerSolver(bits, rules, constants)
     p = solver.power(bits)
@@ -208,10 +236,12 @@ def hints(hand: Union[Hand, str], to_beat: Optional[Move] = None,
     """Legal plays (no pass), best first by the power of the cards left after them.
 
     Returns (play, power of what remains). Raises `RulesError` if the hand or the play
-    to beat do not belong to the rule set.
+    to beat do not belong to the rule set, `SearchLimitError` for a hand too large to
+    search (as `hand_power`).
     """
     rules = get_rules(rules)
     bits = hand_bits(hand, rules)
+    _refuse_large(bits)
     if to_beat is not None:
         check_move(to_beat, rules, "move to beat")
     solver = PowerSolver(bits, rules, constants)
@@ -225,4 +255,4 @@ def hints(hand: Union[Hand, str], to_beat: Optional[Move] = None,
 
 
 __all__ = ["move_power", "hand_power", "hints", "PowerResult", "PowerSolver", "PowerConstants",
-           "SEED_POWER"]
+           "SEED_POWER", "MAX_POWER_CARDS", "MAX_POWER_STATES"]

@@ -11,8 +11,9 @@ over the ranks the flower card F may stand for (one A* over all readings for the
 plays; for the best score a search per reading, each bounded by the best score so far),
 hand power and hints search over every reading's plays at once. F read as a rank the hand
 holds four times is tried play by play, so big hands with F cost more: the best score takes
-up to a few seconds to 40 cards and 5–20 s at 45–50, the fewest plays 1–4 s at 50 and a
-minute or two on the whole 55-card deck (both announced up front).
+up to a few seconds to 40 cards and 5–20 s at 45–50 (announced up front), the fewest plays
+1–6 s at 50. A part whose search refuses the hand (`SearchLimitError`: over 50 cards with
+F, e.g. the whole 55-card deck; see each search's limits) is reported as refused, with why.
 """
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ import math
 from typing import Iterator, Union
 
 from ..cards import Hand
+from ..errors import SearchLimitError
 from ..rules import STANDARD, Rules, get_rules
 from ._core import hand_bits, moves_text
 from .astar import min_plays
-from .dfs import best_score
+from .dfs import MAX_FLOWER_SCORE_CARDS, best_score
 from .greedy import greedy_q
 from .power import hand_power, hints
 
@@ -34,7 +36,6 @@ POWER_MAX_CARDS = 30
 SLOW_SCORE_CARDS = 36
 #: the same for hands with the flower card F: its best score, and its fewest plays
 SLOW_FLOWER_SCORE_CARDS = 40
-SLOW_FLOWER_PLAYS_CARDS = 50
 
 
 def _score_line(bs) -> str:
@@ -61,34 +62,41 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         yield "(empty hand: nothing to analyse)"
         return
     flower = rules.wildcard is not None and bits >> (4 * rules.wildcard) & 15
-    if flower and len(h) > SLOW_FLOWER_PLAYS_CARDS:
-        yield (f"(fewest plays: {len(h)} cards with the flower card F: F read as a rank held four "
-               "times is tried play by play, which can take a minute or more)")
-    mp = min_plays(h, rules)
-    yield (f"fewest plays (A*): {mp.plays}  {moves_text(mp.moves)}"
-           f"  [{mp.expanded} states expanded, {mp.seconds * 1e3:.1f} ms]")
+    try:
+        mp = min_plays(h, rules)
+        yield (f"fewest plays (A*): {mp.plays}  {moves_text(mp.moves)}"
+               f"  [{mp.expanded} states expanded, {mp.seconds * 1e3:.1f} ms]")
+    except SearchLimitError as e:
+        yield f"fewest plays (A*): refused: {e}"
     g = greedy_q(h, rules)
     yield f"greedy Q(S,a) best: {g.best} (Q = {g.max_q})"
-    if flower and len(h) > SLOW_FLOWER_SCORE_CARDS:
+    if flower and SLOW_FLOWER_SCORE_CARDS < len(h) <= MAX_FLOWER_SCORE_CARDS:
         yield (f"(best score: searching {len(h)} cards over every rank the flower card F may "
                f"stand for: hands over {SLOW_FLOWER_SCORE_CARDS} cards can take from seconds to "
                "minutes)")
-    elif len(h) > SLOW_SCORE_CARDS:
+    elif not flower and len(h) > SLOW_SCORE_CARDS:
         yield (f"(best score: searching {len(h)} cards; hands over {SLOW_SCORE_CARDS} cards "
                "can take from a second to a minute: the exact search tries every split into chains "
                "and planes)")
-    bs = best_score(h, rules)
-    yield f"best score (DFS): {_score_line(bs)}  {moves_text(bs.moves)}  [{bs.seconds * 1e3:.1f} ms]"
+    try:
+        bs = best_score(h, rules)
+        yield f"best score (DFS): {_score_line(bs)}  {moves_text(bs.moves)}  [{bs.seconds * 1e3:.1f} ms]"
+    except SearchLimitError as e:
+        yield f"best score (DFS): refused: {e}"
     if len(h) > POWER_MAX_CARDS:
         yield (f"power split and hints: skipped for {len(h)} cards (the exact power search grows "
                f"exponentially with the hand: seconds at 36 cards, minutes beyond; computed up to "
                f"{POWER_MAX_CARDS} cards)")
         return
-    hp = hand_power(h, rules)
+    try:
+        hp = hand_power(h, rules)
+        hs = hints(h, None, rules)[:n_hints]
+    except SearchLimitError as e:
+        yield f"power split and hints: refused: {e}"
+        return
     yield (f"power split: {hp.power:.1f} in {len(hp.moves)} plays  {moves_text(hp.moves)}"
            "  (seed 003's hand power: -150 per play plus each play's own weight; "
            "higher is stronger, most hands score below 0)")
-    hs = hints(h, None, rules)[:n_hints]
     yield ("hints: " + ", ".join(f"{m} ({p:.0f})" for m, p in hs)
            + "  (best first; in brackets the power of the cards left after the play)")
 
@@ -105,4 +113,4 @@ def solve_report(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
 
 
 __all__ = ["solve_report", "solve_lines", "POWER_MAX_CARDS", "SLOW_SCORE_CARDS",
-           "SLOW_FLOWER_SCORE_CARDS", "SLOW_FLOWER_PLAYS_CARDS"]
+           "SLOW_FLOWER_SCORE_CARDS"]

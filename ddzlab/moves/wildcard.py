@@ -2,6 +2,13 @@
 
 It wraps a natural `MoveGenerator` of the same rules without ``F`` and expands ``F`` over the
 ranks it may stand for; the tables here are keyed by rank patterns like the natural ones.
+
+The tables are bounded (issue 22): they are built on first use, and the rank patterns a long
+run meets kept them growing (516 MB after 3 million random hands). Every `CHECK_EVERY`
+calls of `leading` / `following` the generator counts its table entries (its own and its
+natural generator's); past ``max_entries`` (default `MAX_TABLE_ENTRIES`, about 100 MB) it
+empties them all and rebuilds them on demand. A size cap rather than an LRU: an LRU would
+add bookkeeping to every look-up of the hot path, and the tables refill in milliseconds.
 """
 from __future__ import annotations
 
@@ -14,6 +21,28 @@ from ..errors import RulesError
 from ..rules import KIND_SHAPE, AttachSpec, Kind, Rules
 from .generator import _HI_SHIFT, _LO_MASK, _RANKS_HI, _RANKS_LO, MoveGenerator, _kicker_sets
 from .move import _F_MASK, PASS, Move
+
+#: the most table entries a `WildcardGenerator` keeps before emptying its tables
+MAX_TABLE_ENTRIES = 300_000
+#: calls of `leading` / `following` between two counts of the table entries
+CHECK_EVERY = 1024
+
+
+def _entries(tables: object) -> int:
+    """Entries of the tables among an object's attributes: the keys of its dicts and the
+    items of its lists of moves, also inside lists and tuples of them (not inside a dict)."""
+    return sum(_count(v, 4) for v in vars(tables).values())
+
+
+def _count(x: object, depth: int) -> int:
+    if isinstance(x, dict):
+        return len(x)
+    if isinstance(x, list) and x and isinstance(x[0], Move):
+        return len(x)
+    if isinstance(x, (list, tuple)) and depth:
+        return sum(_count(y, depth - 1) for y in x)
+    return 0
+
 
 class WildcardGenerator:
     """The moves of a rule set with a flower card ``F`` (REFERENCE §7), by expanding it.
@@ -29,10 +58,31 @@ class WildcardGenerator:
     extra copy; `_expand` is the straightforward expansion the tests compare both with.
     ``leading`` / ``following`` match `MoveGenerator`'s; the rank-count sweep ``collect``
     (what the analysis searches use) has no wildcard version and raises `RulesError`.
+    The tables hold at most about ``max_entries`` entries (module docstring; ``resets``
+    counts how often they were emptied).
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, max_entries: int = MAX_TABLE_ENTRIES) -> None:
         self.rules = rules
+        self.max_entries = max_entries
+        self.resets = 0
+        self._calls = 0
+        self._build()
+
+    def table_entries(self) -> int:
+        """How many entries the tables hold (this generator's and its natural one's)."""
+        return _entries(self) + _entries(self.natural)
+
+    def _bound_tables(self) -> None:
+        """Every `CHECK_EVERY` calls: empty the tables if they hold over ``max_entries``."""
+        self._calls = 0
+        if self.table_entries() > self.max_entries:
+            self._build()
+            self.resets += 1
+
+    def _build(self) -> None:
+        """Empty tables (and a fresh natural generator, whose tables are built on use)."""
+        rules = self.rules
         self.natural = MoveGenerator(replace(rules, name=f"{rules.name} (natural cards)",
                                              deck=rules.deck & ~_F_MASK, wildcard=None, wild_ranks=()))
         self.wild = [(x, 1 << (4 * x)) for x in rules.wild_ranks]
@@ -176,6 +226,9 @@ class WildcardGenerator:
         * or among the kickers of a natural main part, read as the lowest rank that makes
           the kickers valid (`_kick_row`, `_kick_plane`).
         """
+        self._calls += 1
+        if self._calls >= CHECK_EVERY:
+            self._bound_tables()
         nat = bits & ~_F_MASK
         gen = self.natural
         out = gen.leading(nat)
@@ -543,6 +596,9 @@ class WildcardGenerator:
         neither in the main part nor among the other kickers).
         """
         rules = self.rules
+        self._calls += 1
+        if self._calls >= CHECK_EVERY:
+            self._bound_tables()
         if to_beat.kind == Kind.ROCKET:
             return [PASS]
         gen = self.natural
