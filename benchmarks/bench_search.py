@@ -250,7 +250,7 @@ def main() -> None:
     rates = {k: v[1] / v[0] for k, v in play.items() if v[1]}
     for k, label in (("core", "ddzlab compiled core (one kernel call per game)"),
                      ("Game", "ddzlab Game, step by step from Python"),
-                     ("openspiel", "OpenSpiel C++ dou_dizhu, step by step from Python (deal and bids included)")):
+                     ("openspiel", "OpenSpiel C++ dou_dizhu, step by step from Python (from the start of the card play)")):
         if k in rates:
             print(f"   {label}: {rates[k]:,.0f} games/s")
     if "openspiel" in rates:
