@@ -69,6 +69,18 @@ class Report:
             self.failures.append(text)
 
 
+def _random_start(rules, rng) -> Game:
+    """A random deal at the start of the play: with bidding, a random first bidder takes it
+    with a random bid (the scores use it)."""
+    if not rules.bidding:
+        return Game(rules=rules, seed=rng)
+    game = Game(rules=rules, seed=rng, first_bidder=int(rng.integers(3)))
+    game.make_bid(int(rng.integers(1, 4)))
+    while game.landlord is None:
+        game.make_bid(0)
+    return game
+
+
 def check_games(rules: Rules, positions: int, seed: int, report: Report, width: int = 8) -> None:
     """Random games until ``positions`` positions were compared (see module docstring)."""
     rng = np.random.default_rng(seed)
@@ -77,13 +89,7 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
     fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     sc = scratch()
     while report.positions < positions:
-        if rules.bidding:          # a random first bidder takes it with a random bid (scores use it)
-            game = Game(rules=rules, seed=rng, first_bidder=int(rng.integers(3)))
-            game.make_bid(int(rng.integers(1, 4)))
-            while game.landlord is None:
-                game.make_bid(0)
-        else:
-            game = Game(rules=rules, seed=rng)
+        game = _random_start(rules, rng)
         st = from_game(game)
         while not game.is_over:
             expect = game.legal_moves()
@@ -172,13 +178,7 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
     while done < positions:
         name, ref, core = variants[0] if rng.random() < 0.5 else variants[int(rng.integers(len(variants)))]
         _, pt, w = core.tables(rules)
-        if rules.bidding:
-            game = Game(rules=rules, seed=rng, first_bidder=int(rng.integers(3)))
-            game.make_bid(int(rng.integers(1, 4)))
-            while game.landlord is None:
-                game.make_bid(0)
-        else:
-            game = Game(rules=rules, seed=rng)
+        game = _random_start(rules, rng)
         seats = [ref if (a := names[int(rng.integers(len(names)))]) == "weights"
                  else make_agent(a, seed=int(rng.integers(2**31))) for _ in range(game.players)]
         while not game.is_over:

@@ -28,6 +28,8 @@ from ddzlab.search.sample import sample_world
 from ddzlab.search.tree import seed as seed_core
 from ddzlab.cards import Hand
 
+from conftest import mean_root_value
+
 
 @pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
 def test_core_equals_python_on_random_positions(rules):
@@ -187,14 +189,6 @@ def test_compiled_uct_values_match_the_python_loop(spec):
     # standard error near 0.02), agrees within 0.05
     for s in (0, 4):
         game, obs = _observation(10 + s, s)
-        values = []
-        for backend in ("numba", "python"):
-            total = 0.0
-            for sd in range(6):
-                a = make_agent(spec, seed=sd, iterations=600, backend=backend)
-                a.see_all_hands(game)
-                stats = a._run_search(obs)
-                assert a.last_backend == backend and a.last_iterations == 600
-                total += sum(r for _, r in stats.values()) / sum(v for v, _ in stats.values())
-            values.append(total / 6)
+        make = lambda sd, backend: make_agent(spec, seed=sd, iterations=600, backend=backend)  # noqa: E731
+        values = [mean_root_value(make, obs, backend, 600, game=game) for backend in ("numba", "python")]
         assert abs(values[0] - values[1]) < 0.05, values

@@ -22,6 +22,8 @@ from ddzlab.search.sample import sample_world
 from ddzlab.search.state import N_STATE, S_HAND, size_of
 from ddzlab.search.tree import seed as seed_core
 
+from conftest import mean_root_value
+
 
 def _point(rules, seed: int, moves: int) -> Game:
     """A game after ``moves`` random moves, then on to the next decision with a choice."""
@@ -137,17 +139,10 @@ def test_compiled_search_values_match_the_python_loop(guesser):
     for s in (0, 3):
         game = _point(MINI, 20 + s, 4 + s)
         obs = game.observation(game.to_act)
-        values = []
-        for backend in ("numba", "python"):
-            total = 0.0
-            for sd in range(6):
-                a = make_agent(f"ismcts:iterations=300,guesser={guesser}", seed=sd, backend=backend)
-                if guesser.startswith("oracle"):
-                    a.see_all_hands(game)
-                stats = a._run_search(obs)
-                assert a.last_backend == backend and a.last_iterations == 300
-                total += sum(r for _, r in stats.values()) / sum(v for v, _ in stats.values())
-            values.append(total / 6)
+        make = lambda sd, backend: make_agent(f"ismcts:iterations=300,guesser={guesser}", seed=sd,  # noqa: E731
+                                              backend=backend)
+        values = [mean_root_value(make, obs, backend, 300, game=game if guesser.startswith("oracle") else None)
+                  for backend in ("numba", "python")]
         assert abs(values[0] - values[1]) < 0.05, values
 
 
