@@ -28,9 +28,8 @@ from numba import njit
 from ..cards import N_RANKS
 from ..determinize import REST, DeterminizeError, hidden_sizes, known_cards
 from ..game import Observation
-from ..moves.compiled import encode
-from .state import (N_STATE, S_BID, S_BOMBS, S_HAND, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES,
-                    S_PLAYED, S_PLAYERS, S_PLAYS, S_SIZE, S_KITTY, S_TO_ACT, S_WINNER, size_of)
+from .state import (N_STATE, S_BID, S_BOMBS, S_HAND, S_PASSES,
+                    S_PLAYED, S_PLAYERS, S_PLAYS, S_SIZE, S_KITTY, S_WINNER, put_turn, size_of)
 
 
 class View(NamedTuple):
@@ -65,13 +64,7 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
     for s in range(players):
         st[S_SIZE + s] = obs.cards_left[s]
         st[S_PLAYS + s] = plays[s]
-    st[S_TO_ACT] = obs.to_act
-    st[S_LORD] = -1 if obs.landlord is None else obs.landlord
-    if obs.last_move is None:
-        st[S_LAST_META] = -1
-    else:
-        st[S_LAST_CARDS], st[S_LAST_META] = encode(obs.last_move)
-    st[S_LAST_SEAT] = -1 if obs.last_seat is None else obs.last_seat
+    put_turn(st, obs)
     passes = 0
     for _, move in reversed(obs.history):
         if not move.is_pass:

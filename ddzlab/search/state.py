@@ -24,6 +24,18 @@ S_PLAYED, S_KITTY = 19, 22
 N_STATE = 23
 
 
+def put_turn(st: np.ndarray, src) -> None:
+    """Write who acts, the landlord and the move to beat (with its seat) of ``src`` (a `Game`
+    or an `Observation`: both name them alike) into the state array ``st``; -1 for none."""
+    st[S_TO_ACT] = -1 if src.to_act is None else src.to_act
+    st[S_LORD] = -1 if src.landlord is None else src.landlord
+    if src.last_move is None:
+        st[S_LAST_META] = -1
+    else:
+        st[S_LAST_CARDS], st[S_LAST_META] = encode(src.last_move)
+    st[S_LAST_SEAT] = -1 if src.last_seat is None else src.last_seat
+
+
 def from_game(game: Game) -> np.ndarray:
     """The state array of a game in play (or finished)."""
     if game.phase is Phase.BIDDING:
@@ -34,13 +46,7 @@ def from_game(game: Game) -> np.ndarray:
         st[S_SIZE + s] = game.sizes[s]
         st[S_PLAYS + s] = game.plays[s]
         st[S_PLAYED + s] = game.played[s]
-    st[S_TO_ACT] = -1 if game.to_act is None else game.to_act
-    st[S_LORD] = -1 if game.landlord is None else game.landlord
-    if game.last_move is None:
-        st[S_LAST_META] = -1
-    else:
-        st[S_LAST_CARDS], st[S_LAST_META] = encode(game.last_move)
-    st[S_LAST_SEAT] = -1 if game.last_seat is None else game.last_seat
+    put_turn(st, game)
     st[S_PASSES] = game.passes
     st[S_BOMBS] = game.bombs
     st[S_WINNER] = -1 if game.winner is None else game.winner
