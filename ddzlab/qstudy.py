@@ -292,10 +292,11 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
     conservative (the residual is counted twice). With one run it is the paired t interval
     over deals (game variance only; ``runs`` says so). ``mde``: the difference this design
     detects with ``power`` (two-sided ``alpha``); ``p_holm``: Holm's adjustment over every
-    row (the family is the whole grid).
+    row (the family is the whole grid). ``sd_deal``: the SD over deals of one run's Δ,
+    averaged over the runs: the quantity `PILOT_SD` assumed when the study was planned.
 
     Columns: train_opponent, games, opponent, runs, deals, delta, lo, hi, se, p, mde,
-    p_holm, wp (the checkpoints' mean WP), wp_prior.
+    p_holm, sd_deal, wp (the checkpoints' mean WP), wp_prior.
     """
     from scipy.stats import t as tdist
 
@@ -333,6 +334,7 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
             rows.append({"train_opponent": train_opp, "games": g, "opponent": opp, "runs": S,
                          "deals": D, "delta": m, "lo": lo, "hi": hi, "se": se, "p": p,
                          "mde": mde(se * math.sqrt(n), n, alpha, power) if se > 0 else 0.0,
+                         "sd_deal": float(x.std(axis=1, ddof=1).mean()),
                          "wp": float(wp.loc[keys, delta.columns].to_numpy().mean()),
                          "wp_prior": float(base[delta.columns].mean())})
     out = pd.DataFrame(rows)

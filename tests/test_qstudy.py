@@ -139,6 +139,8 @@ def test_checkpoint_deltas_by_hand():
     assert r.wp_prior == pytest.approx(0.5) and r.wp == pytest.approx((2.5 + 1) / 6)
     assert r.p_holm == pytest.approx(r.p) and 0.5 < r.p < 1
     assert r.mde > abs(r.delta)
+    # run 0's Δ [0, .5, .5] and run 1's [-.5, 0, 0] both have SD sqrt(1/12) over deals
+    assert r.sd_deal == pytest.approx((1 / 12) ** 0.5)
 
 
 def test_checkpoint_deltas_one_run_and_holm_over_the_family():
