@@ -205,10 +205,11 @@ class RecordWriter:
                  **extra: Any) -> None:
         self.path = Path(path)
         self.header = _header(rules, players, agents, seed, source, extra)
+        # the header this writer would write must read back (e.g. players 2 or 3)
+        mine = read_header_dict(self.header, f"{self.path} (new header)")
         self.count = 0
         if self.path.exists() and self.path.stat().st_size > 0:
             old, games = read_records(self.path)
-            mine = read_header_dict(self.header, f"{self.path} (new header)")
             keys = ("rules", "players", "agents", "seed", "source")
             for key in keys:
                 if getattr(old, key) != getattr(mine, key):

@@ -218,7 +218,7 @@ def test_parallel_duel_writes_the_same_record(tmp_path):
 # -- from the mutation run (tests/MUTATION.md): replay steps, two players, writer defaults --
 def _round_trip(game, seats, evals=None):
     buf = io.StringIO()
-    write_records(buf, [game_record(game, seats, evals)], rules="standard", agents=sorted(set(seats)))
+    write_records(buf, [game_record(game, seats, evals)], rules=game.rules, agents=sorted(set(seats)))
     return read_records(io.StringIO(buf.getvalue()))
 
 
@@ -264,3 +264,25 @@ def test_the_writer_fills_an_empty_file_and_names_its_defaults(tmp_path):
     assert (head["source"], head["players"], head["seed"]) == ("ddzlab", 3, None)
     with RecordWriter(path, rules="standard", agents=["smallest"]) as again:    # same run: appends
         assert again.count == 1
+
+
+def test_a_record_of_another_rule_set_and_first_bidder_replays_as_played():
+    game, _ = play_recorded(Game(seed=12, rules="wildcard", first_bidder=1),
+                            [make_agent("greedy") for _ in range(3)])
+    assert game.bids[0][0] == 1
+    header, (rec,) = _round_trip(game, ["greedy"] * 3)
+    assert header.rules.name == "wildcard" and rec.first_bidder == 1
+    start = rec.new_game()
+    assert start.rules.name == "wildcard" and start.to_act == 1
+    assert rec.states()[-1].scores == game.scores
+
+
+def test_the_writer_makes_missing_folders_and_refuses_a_header_it_could_not_read(tmp_path):
+    path = tmp_path / "a" / "b" / "r.jsonl"
+    with RecordWriter(path, rules="standard", agents=["x"]):
+        pass
+    assert _lines(path)[0]["format"] == FORMAT
+    for target in (tmp_path / "new.jsonl", path):       # a new file, and one with a header
+        with pytest.raises(RecordError, match=f"{target} .new header.: players must be 2 or 3, not 4"):
+            RecordWriter(target, rules="standard", agents=["x"], players=4)
+    assert not (tmp_path / "new.jsonl").exists() and len(_lines(path)) == 1
