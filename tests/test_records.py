@@ -264,6 +264,11 @@ def test_the_writer_fills_an_empty_file_and_names_its_defaults(tmp_path):
     assert (head["source"], head["players"], head["seed"]) == ("ddzlab", 3, None)
     with RecordWriter(path, rules="standard", agents=["smallest"]) as again:    # same run: appends
         assert again.count == 1
+    blank = tmp_path / "blank.jsonl"        # not empty, but no header: not a record to extend
+    blank.write_text("\n")
+    with pytest.raises(RecordError, match="blank.jsonl: empty file, no record header"):
+        RecordWriter(blank, rules="standard", agents=["smallest"])
+    assert blank.read_text() == "\n"
 
 
 def test_a_record_of_another_rule_set_and_first_bidder_replays_as_played():
@@ -286,3 +291,20 @@ def test_the_writer_makes_missing_folders_and_refuses_a_header_it_could_not_read
         with pytest.raises(RecordError, match=f"{target} .new header.: players must be 2 or 3, not 4"):
             RecordWriter(target, rules="standard", agents=["x"], players=4)
     assert not (tmp_path / "new.jsonl").exists() and len(_lines(path)) == 1
+
+
+def test_the_writer_and_write_records_write_the_same_bytes(tmp_path):
+    """The two writers of the format agree byte for byte, names outside ASCII included
+    (kept as text: the file is UTF-8)."""
+    game, evals = play_recorded(Game(seed=3, landlord=0), [make_agent("greedy") for _ in range(3)])
+    seats = ["贪心", "greedy", "greedy"]
+    rec = game_record(game, seats, evals)
+    path = tmp_path / "w.jsonl"
+    with RecordWriter(path, rules="standard", agents=seats[:2], seed=3) as w:
+        w.write(rec)
+    buf = io.StringIO()
+    write_records(buf, [rec], rules="standard", agents=seats[:2], seed=3)
+    assert path.read_bytes() == buf.getvalue().encode("utf-8")
+    assert read_records(path)[0].source == "ddzlab"          # the documented default
+    assert "贪心" in path.read_text(encoding="utf-8")
+    assert read_records(path)[1][0].seats == tuple(seats)
