@@ -11,7 +11,7 @@ from ddzlab.agents import make_agent
 from ddzlab.agents.base import Evaluating, last_evaluation
 from ddzlab.arena import duel_games
 from ddzlab.cli import main
-from ddzlab.game import Game
+from ddzlab.game import Game, Phase
 from ddzlab.records import (FORMAT, VERSION, RecordError, RecordWriter, game_record, play_recorded,
                             read_records, write_records)
 
@@ -213,3 +213,54 @@ def test_parallel_duel_writes_the_same_record(tmp_path):
     # the same lines; games are written as chunks finish, so their order may differ
     assert sorted(serial.read_text().splitlines()) == sorted(parallel.read_text().splitlines())
     assert [r.index for r in read_records(serial)[1]] == list(range(8))
+
+
+# -- from the mutation run (tests/MUTATION.md): replay steps, two players, writer defaults --
+def _round_trip(game, seats, evals=None):
+    buf = io.StringIO()
+    write_records(buf, [game_record(game, seats, evals)], rules="standard", agents=sorted(set(seats)))
+    return read_records(io.StringIO(buf.getvalue()))
+
+
+def test_actions_and_states_replay_a_bidding_game_step_by_step():
+    """`GameRecord.actions` is the auction then the play, and `states` the game before and
+    after each step, checked against the game the record was made from."""
+    game, evals = play_recorded(Game(seed=11), [make_agent("greedy") for _ in range(3)])
+    nb = len(game.bids)
+    assert nb == 3 and game.history
+    _, (rec,) = _round_trip(game, ["greedy"] * 3, evals)
+    acts = rec.actions()
+    assert [a[0] for a in acts] == ["bid"] * nb + ["move"] * len(game.history)
+    assert [(s, b) for _, s, b, _ in acts[:nb]] == list(game.bids)
+    assert [(s, m) for _, s, m, _ in acts[nb:]] == list(game.history)
+    states = rec.states()
+    assert len(states) == rec.n_actions + 1 == nb + len(game.history) + 1
+    assert states[0].phase is Phase.BIDDING and not states[0].bids
+    assert [list(st.bids) for st in states[:nb + 1]] == [list(game.bids[:i]) for i in range(nb + 1)]
+    assert states[nb].phase is Phase.PLAY and states[nb].landlord == game.landlord
+    assert [list(st.history) for st in states[nb:]] == [list(game.history[:i])
+                                                        for i in range(len(game.history) + 1)]
+    assert states[-1].scores == game.scores
+
+
+def test_a_two_player_record_replays_as_a_two_player_game(tmp_path):
+    game, _ = play_recorded(Game(seed=5, players=2), [make_agent("greedy") for _ in range(2)])
+    path = tmp_path / "two.jsonl"
+    with RecordWriter(path, rules="standard", agents=["greedy"], players=2) as w:
+        w.write(game_record(game, ["greedy", "greedy"]))
+    assert _lines(path)[0]["players"] == 2
+    header, (rec,) = read_records(path)
+    assert header.players == 2 and rec.players == 2 and rec.landlord is None
+    assert rec.new_game().players == 2 and rec.states()[-1].scores == game.scores
+
+
+def test_the_writer_fills_an_empty_file_and_names_its_defaults(tmp_path):
+    path = tmp_path / "empty.jsonl"
+    path.write_text("")
+    game, _ = play_recorded(Game(seed=3, landlord=0), [make_agent("smallest") for _ in range(3)])
+    with RecordWriter(path, rules="standard", agents=["smallest"]) as w:
+        w.write(game_record(game, ["smallest"] * 3))
+    head = _lines(path)[0]
+    assert (head["source"], head["players"], head["seed"]) == ("ddzlab", 3, None)
+    with RecordWriter(path, rules="standard", agents=["smallest"]) as again:    # same run: appends
+        assert again.count == 1
