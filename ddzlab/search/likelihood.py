@@ -173,9 +173,10 @@ class PosteriorGuesser:
     The target is `ddzlab.determinize.PolicyGuesser`'s: the uniform prior over the hidden
     cards times the likelihood of the modelled seats' plays under the greedy agent (``eps``
     for a play it would not have made; the partner's plays skipped unless ``partner="same"``).
-    Importance resampling from the prior collapses onto one or two deals (its effective sample
-    size is 1-9 of 16-256 candidates: the likelihood is far narrower than the prior), so this
-    guesser walks instead: ``chains`` chains start from uniform deals, each proposes swapping
+    Importance resampling from the prior is often left with a few of its candidates (the
+    likelihood is far narrower than the prior: `PolicyGuesser.ess` is often a small fraction
+    of the pool; notebook 05's accuracy panels report it per decision), so this guesser walks
+    instead: ``chains`` chains start from uniform deals, each proposes swapping
     one hidden card of a holder with one of another and accepts with probability min(1, L'/L),
     and after ``burn`` steps keeps every ``thin``-th state, ``samples`` states in all. Each
     `guess` draws one of them; the compiled search draws its worlds from the same pool.
