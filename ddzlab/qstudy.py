@@ -63,7 +63,7 @@ VARIANT = dict(tie="prior", q_init=-40.0, rewards="outcome", rule="mc", gamma=1.
 
 class QStudyError(DdzError):
     """A study asked for nothing or for something impossible: no checkpoint up to ``upto``,
-    training games <= 0."""
+    training games <= 0, protocol runs of another size than the stored ones."""
 
 
 def study_config(opponent: str, seed: int, games: int) -> TrainConfig:
@@ -210,9 +210,15 @@ def protocol_study(runs: int = 10, games: int = 500, path: Union[str, Path, None
     """du-guai's claim at a size that can test it: ``runs`` runs (`protocol_run`), each on
     its own protocol seed, ``games`` paired games each. Resumable by run: the file
     (default `PROTOCOL_FILE`, gzip CSV) is rewritten atomically after every run, and runs
-    already in it are not played again. Returns every stored row."""
+    already in it are not played again; a file whose runs have another number of games
+    raises `QStudyError` (they would be mixed in). Returns every stored row."""
     path = Path(path or PROTOCOL_FILE)
     done = read_protocol(path)
+    if len(done):
+        sizes = done.groupby(["run", "player"]).size()
+        if (sizes != games).any():              # a run of another size would be mixed in
+            raise QStudyError(f"{path} holds runs of {sorted(set(sizes))} games per player, this call "
+                              f"asks for {games}: use the stored size or another file")
     have = set(done["run"]) if len(done) else set()
     todo = [r for r in range(runs) if r not in have]
     bar: Any = None

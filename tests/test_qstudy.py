@@ -108,6 +108,10 @@ def test_protocol_study_pairs_players_on_the_same_games_and_resumes(tmp_path):
         assert games[0] == games[1] == games[2]          # the same deals, seats and bids
     pd.testing.assert_frame_equal(qstudy.read_protocol(path), both)
     assert len(qstudy.read_protocol(tmp_path / "none.csv.gz")) == 0
+    # runs of another size are not mixed in: main appended 8-game runs to these 6-game ones
+    with pytest.raises(qstudy.QStudyError, match=r"runs of \[6\] games per player, this call asks for 8"):
+        qstudy.protocol_study(runs=3, games=8, path=path, progress=False, training=30)
+    pd.testing.assert_frame_equal(qstudy.read_protocol(path), both)
 
 
 def _rows(config, opponent, wins):
