@@ -115,6 +115,11 @@ def _bad(tmp_path, lines, name="bad.jsonl"):
     (lambda h, g: (h, json.dumps({**g, "bombs": g["bombs"] + 1})), r"bad.jsonl:2: 'bombs' is"),
     (lambda h, g: (h, json.dumps({**g, "multiplier": 2 * g["multiplier"]})), r"'multiplier' is"),
     (lambda h, g: (h, json.dumps({**g, "bid": 3})), r"bad.jsonl:2: 'bid' is 3"),
+    # the same value of another JSON type is not the stated result (Python's 0 == False)
+    (lambda h, g: (h, json.dumps({**g, "spring": int(g["spring"])})), r"bad.jsonl:2: 'spring' is [01] but"),
+    (lambda h, g: (h, json.dumps({**g, "landlord": bool(g["landlord"])})), r"'landlord' is (true|false|True|False)"),
+    (lambda h, g: (h, json.dumps({**g, "scores": [float(x) for x in g["scores"]]})), r"'scores' is \["),
+    (lambda h, g: (h, json.dumps({**g, "bombs": bool(g["bombs"]) if g["bombs"] < 2 else "2"})), r"'bombs' is"),
     # a duel game has a fixed landlord: no auction, so no redeals and no first bidder
     (lambda h, g: (h, json.dumps({**g, "redeals": 1})), r"'redeals' is 1 in a game without an auction"),
     (lambda h, g: (h, json.dumps({**g, "first_bidder": 2})), r"'first_bidder' is 2 in a game without"),
