@@ -43,7 +43,7 @@ from functools import partial
 from itertools import combinations
 from pathlib import Path
 from time import perf_counter
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -126,6 +126,16 @@ class _Timed:
         return getattr(self.agent, name)
 
 
+def seat_agents(agent_a: AgentSpec, agent_b: AgentSpec, index: int, half: int, seed: int = 0) -> list:
+    """The three agents of one game of deal ``index``: in half 0 ``agent_a`` is the landlord
+    (seat 0) against two ``agent_b`` farmers, in half 1 the other way round; seat ``s`` is
+    seeded by `game_seed` (``seed``, ``index``, ``half``, ``s``). The one place that seats a
+    deal's games: `play_deal` and the studies that replay its games
+    (`ddzlab.experiments.guessing`) call it."""
+    lord, farmer = (agent_a, agent_b) if half == 0 else (agent_b, agent_a)
+    return [make_agent(spec, seed=game_seed(seed, index, half, s)) for s, spec in enumerate((lord, farmer, farmer))]
+
+
 def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, rules: Rules,
               seed: int = 0, timed: bool = False, records: Optional[list] = None) -> list[tuple]:
     """Both halves of one deal: rows of `GAME_COLUMNS` (A landlord first), followed by
@@ -133,8 +143,7 @@ def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, ru
     `ddzlab.records.game_record` is appended to it."""
     rows = []
     for half, (lord, farmer) in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-        agents = [make_agent(spec, seed=game_seed(seed, index, half, s))
-                  for s, spec in enumerate((lord, farmer, farmer))]
+        agents = seat_agents(agent_a, agent_b, index, half, seed)
         clock = [[0.0, 0], [0.0, 0]]           # [seconds, play calls] of A's side, B's side
         if timed:
             sides = (0, 1, 1) if half == 0 else (1, 0, 0)
@@ -185,7 +194,7 @@ def _chunks(items: list, n_jobs: int, backend: Optional[str],
 
 def _record_writer(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
                    agents: list[str], seed: int, source: str,
-                   keep: Optional[Any] = None) -> Optional[RecordWriter]:
+                   keep: Optional[Callable[[dict], bool]] = None) -> Optional[RecordWriter]:
     """The game-record writer of a run (None without ``record``); a run that does not resume
     from a results file starts a fresh record. A resumed run first drops the record's games
     that ``keep(game line)`` rejects (deals the results file does not hold complete, which
@@ -735,7 +744,7 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     return tournament_table(games)
 
 
-__all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "game_seed", "wilson", "mean_ci",
+__all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "seat_agents", "game_seed", "wilson", "mean_ci",
            "GAME_COLUMNS", "SUMMARY_COLUMNS", "ROWS",
            "tournament", "tournament_games", "tournament_table", "seconds_per_move", "paired_wilson", "ArenaError",
            "ResultsFileError", "TournamentResultsError", "TIME_COLUMNS", "ROLES", "TOURNAMENT_COLUMNS",

@@ -111,6 +111,32 @@ class UniformGuesser:
         return deal_in_order(obs.unseen.bits, hidden_sizes(obs), rng)
 
 
+def bomb_candidates(obs: Observation) -> list[tuple[int, int, int]]:
+    """The ranks `BombGuesser` may force, as (rank, unseen copies, the opponent who gets
+    them), in rank order: a rank of four copies in the deck that the observer never held and
+    that is not in the kitty (so the two opponents held all four), played by exactly one
+    opponent, with copies still unseen; they would go to the *other* opponent. Empty unless
+    the observer has two opponents. The compiled sampler (`ddzlab.search.sample.view_of`)
+    reads the same list."""
+    others = [s for s in range(obs.players) if s != obs.seat]
+    if len(others) != 2:
+        return []
+    unseen = obs.unseen.bits
+    mine = obs.hand.bits + obs.played_bits[obs.seat]
+    kitty = obs.kitty.bits if obs.kitty is not None else 0
+    deck = obs.rules.deck
+    out = []
+    for r in range(N_RANKS):
+        shift = 4 * r
+        left = (unseen >> shift) & 15
+        if not left or (deck >> shift) & 15 != 4 or (mine >> shift) & 15 or (kitty >> shift) & 15:
+            continue
+        by = [s for s in others if (obs.played_bits[s] >> shift) & 15]
+        if len(by) == 1:
+            out.append((r, left, others[0] if by[0] == others[1] else others[1]))
+    return out
+
+
 class BombGuesser:
     """The seed's guesser: nobody splits a bomb (see the module docstring).
 
@@ -131,24 +157,10 @@ class BombGuesser:
     def guess(self, obs: Observation, rng: np.random.Generator) -> dict[int, int]:
         sizes = hidden_sizes(obs)
         unseen = obs.unseen.bits
-        others = [s for s in range(obs.players) if s != obs.seat]
-        forced = {s: 0 for s in others}
-        if len(others) == 2:
-            mine = obs.hand.bits + obs.played_bits[obs.seat]
-            kitty = obs.kitty.bits if obs.kitty is not None else 0
-            deck = obs.rules.deck
-            for r in range(N_RANKS):
-                shift = 4 * r
-                left = (unseen >> shift) & 15
-                if (not left or (deck >> shift) & 15 != 4 or (mine >> shift) & 15
-                        or (kitty >> shift) & 15):
-                    continue
-                by = [s for s in others if (obs.played_bits[s] >> shift) & 15]
-                if len(by) != 1:
-                    continue
-                other = others[0] if by[0] == others[1] else others[1]
-                if rng.random() < self.p and sizes[other] - bits_size(forced[other]) >= left:
-                    forced[other] += left << shift
+        forced = {s: 0 for s in range(obs.players) if s != obs.seat}
+        for r, left, other in bomb_candidates(obs):
+            if rng.random() < self.p and sizes[other] - bits_size(forced[other]) >= left:
+                forced[other] += left << (4 * r)
         rest = unseen - sum(forced.values())
         room = {h: n - bits_size(forced.get(h, 0)) for h, n in sizes.items()}
         out = deal_in_order(rest, room, rng)
@@ -172,6 +184,22 @@ def partner_of(obs: Observation) -> Optional[int]:
     if obs.players != 3 or obs.landlord is None or obs.landlord == obs.seat:
         return None
     return 3 - obs.seat - obs.landlord
+
+
+def pool_key(obs: Observation) -> tuple:
+    """What a guesser's cached pool of deals is kept for: every fact of ``obs`` a deal must
+    fit (rules, seat, landlord, kitty, own hand, bids, plays). A guesser used in several games
+    (not only the arena's one game per agent) must not hand one game's deals to another that
+    looks the same to the seat but has another kitty."""
+    return (obs.rules.name, obs.players, obs.seat, obs.landlord,
+            None if obs.kitty is None else obs.kitty.bits, obs.hand.bits, obs.bids, obs.history)
+
+
+def modelled_seats(obs: Observation, partner: bool) -> set[int]:
+    """The seats whose plays a likelihood guesser scores at ``obs``: every other seat but
+    the observer's partner, and the partner too when ``partner`` (see `PolicyGuesser`)."""
+    mate = partner_of(obs)
+    return {s for s in range(obs.players) if s != obs.seat and (s != mate or partner)}
 
 
 class PolicyGuesser:
@@ -248,9 +276,7 @@ class PolicyGuesser:
     def scored_seats(self, obs: Observation) -> set[int]:
         """The seats whose plays ``policy`` scores: the opponents, and the partner when
         ``partner="same"``."""
-        partner = partner_of(obs)
-        return {s for s in range(obs.players)
-                if s != obs.seat and (s != partner or self.partner == "same")}
+        return modelled_seats(obs, self.partner == "same")
 
     def log_likelihood(self, obs: Observation, hidden: dict[int, int]) -> float:
         """Log-probability of the other seats' plays in ``obs.history`` had the hidden cards
@@ -272,7 +298,7 @@ class PolicyGuesser:
         """The candidate deals of ``obs`` and their normalised weights (built from ``rng`` on
         the first call for an observation, then reused). `guess` draws one by weight; the
         compiled search draws its worlds from the same pool (`ddzlab.search.sample`)."""
-        key = (obs.seat, obs.hand.bits, obs.bids, obs.history)
+        key = pool_key(obs)
         if key != self._key:
             pool = [self.base.guess(obs, rng) for _ in range(self.candidates)]
             logw = None
@@ -436,6 +462,6 @@ def guess_accuracy(obs: Observation, game: Game, world: Game) -> float:
 
 
 __all__ = ["REST", "DeterminizeError", "Guesser", "UniformGuesser", "BombGuesser", "PolicyGuesser",
-           "NoisyOracleGuesser", "partner_of",
+           "NoisyOracleGuesser", "partner_of", "modelled_seats", "bomb_candidates", "pool_key",
            "Policy", "Likelihoods", "determinize", "rebuild", "start_of_play", "known_cards", "hidden_sizes", "deal_in_order",
            "guess_accuracy"]

@@ -98,9 +98,15 @@ def _weights_compiled(deal: Deal, agent: Any, seeds: Sequence[int]) -> tuple[boo
 
 
 def default_play(agent: Any) -> PlayFn:
-    """The fastest engine that plays ``agent``'s games: the compiled core for ``"weights"``,
-    else `play_as_landlord` (the agents move by move)."""
-    return _weights_compiled if agent == "weights" else play_as_landlord
+    """The fastest engine that plays ``agent``'s games: the compiled core for ``"weights"``
+    when numba imports (the same games: the agent is deterministic), else `play_as_landlord`
+    (the agents move by move; also ``"weights"`` where numba cannot run, as the MCTS agents
+    fall back to their Python backend)."""
+    if agent == "weights":
+        from .agents.mcts import numba_error
+        if numba_error() is None:
+            return _weights_compiled
+    return play_as_landlord
 
 
 def simulate_hand(hand: Union[Hand, str], n_deals: int = 50, agent: Any = DEFAULT_AGENT,

@@ -47,7 +47,7 @@ import pandas as pd
 from .agents.base import register_trainer
 from .agents.qlearning import CHECKPOINT_DIR, SparseTables
 from .config import CACHE_DIR, DATA_DIR
-from .errors import ModelFileError
+from .errors import DdzError, ModelFileError
 from .qtraining import TrainConfig, seed_protocol, train
 
 #: training games of the study's tables (0, the prior, is `PRIOR_SPEC`)
@@ -59,6 +59,11 @@ WORK_DIR = CACHE_DIR / "qstudy"
 #: the ddzlab variant (notebook 04; `ddzlab.agents.qlearning.TRAIN_COMMAND`'s settings)
 VARIANT = dict(tie="prior", q_init=-40.0, rewards="outcome", rule="mc", gamma=1.0, alpha=0.01,
                average=True, caution=40.0, min_visits=30, epsilon=0.05)
+
+
+class QStudyError(DdzError):
+    """A study asked for nothing or for something impossible: no checkpoint up to ``upto``,
+    training games <= 0, protocol runs of another size than the stored ones."""
 
 
 def study_config(opponent: str, seed: int, games: int) -> TrainConfig:
@@ -106,12 +111,16 @@ def train_study(opponents: Sequence[str] = TRAIN_OPPONENTS, seeds: Iterable[int]
     ``root``: where checkpoints go; ``work``: the runs' in-progress state files (default
     `WORK_DIR`, git-ignored). Returns the checkpoint files, old and new, in plan order."""
     if any(g <= 0 for g in checkpoints):
-        raise ValueError(f"checkpoints {list(checkpoints)}: training games must be > 0 "
-                         "(0 games is the prior, which needs no table)")
+        raise QStudyError(f"checkpoints {list(checkpoints)}: training games must be > 0 "
+                          "(0 games is the prior, which needs no table)")
+    cells = plan(opponents, seeds, upto, checkpoints)
+    if not cells:
+        raise QStudyError(f"nothing to train: no checkpoint of {list(checkpoints)} is <= upto={upto}, "
+                          "or no seed or opponent was given")
     root = Path(root or CHECKPOINT_DIR)
     work = Path(work or WORK_DIR)
     out = []
-    for games, opp, seed in plan(opponents, seeds, upto, checkpoints):
+    for games, opp, seed in cells:
         path = checkpoint_path(opp, seed, games, root)
         out.append(path)
         if path.exists():
@@ -201,9 +210,15 @@ def protocol_study(runs: int = 10, games: int = 500, path: Union[str, Path, None
     """du-guai's claim at a size that can test it: ``runs`` runs (`protocol_run`), each on
     its own protocol seed, ``games`` paired games each. Resumable by run: the file
     (default `PROTOCOL_FILE`, gzip CSV) is rewritten atomically after every run, and runs
-    already in it are not played again. Returns every stored row."""
+    already in it are not played again; a file whose runs have another number of games
+    raises `QStudyError` (they would be mixed in). Returns every stored row."""
     path = Path(path or PROTOCOL_FILE)
     done = read_protocol(path)
+    if len(done):
+        sizes = done.groupby(["run", "player"]).size()
+        if (sizes != games).any():              # a run of another size would be mixed in
+            raise QStudyError(f"{path} holds runs of {sorted(set(sizes))} games per player, this call "
+                              f"asks for {games}: use the stored size or another file")
     have = set(done["run"]) if len(done) else set()
     todo = [r for r in range(runs) if r not in have]
     bar: Any = None
@@ -405,10 +420,46 @@ def _games_done(state: Path) -> Optional[int]:
 
 
 def _seeds(text: str) -> list[int]:
-    if "-" in text:
-        lo, hi = text.split("-", 1)
-        return list(range(int(lo), int(hi) + 1))
-    return [int(s) for s in text.split(",") if s]
+    """argparse type of ``--seeds``: a range ``0-4`` (both ends included) or a list ``0,2``
+    of seeds >= 0; anything else (``4-0``, ``x``) is refused, naming what was expected,
+    rather than read as no seeds at all."""
+    try:
+        if "-" in text:
+            lo, hi = text.split("-", 1)
+            seeds = list(range(int(lo), int(hi) + 1))
+        else:
+            seeds = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        seeds = []
+    if not seeds or min(seeds) < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give training seeds >= 0 as a range such as "
+                                         "0-4 or a list such as 0,2")
+    return seeds
+
+
+def _checkpoint_list(text: str) -> list[int]:
+    """argparse type of ``--checkpoints``: training games > 0, comma-separated, sorted."""
+    try:
+        games = sorted({int(g) for g in text.split(",") if g.strip()})
+    except ValueError:
+        games = []
+    if not games or games[0] <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give training games > 0, comma-separated, "
+                                         "e.g. 1000,2500")
+    return games
+
+
+def _at_least(least: int) -> Callable[[str], int]:
+    """argparse type: a whole number >= ``least``, refused with a message that says so."""
+    def convert(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = least - 1
+        if n < least:
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number >= {least}")
+        return n
+    return convert
 
 
 @register_trainer("qstudy")
@@ -417,21 +468,21 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="ddzlab train qstudy",
                                 description="Train notebook 04's Q-learning checkpoints, "
                                 "stage by stage (resumable).")
-    p.add_argument("--seeds", default="0-4", help="training seeds, e.g. 0-4 or 0,2")
-    p.add_argument("--upto", type=int, default=CHECKPOINTS[-1],
+    p.add_argument("--seeds", type=_seeds, default=list(SEEDS), help="training seeds, e.g. 0-4 or 0,2")
+    p.add_argument("--upto", type=_at_least(1), default=CHECKPOINTS[-1],
                    help="train up to this checkpoint (games)")
     p.add_argument("--opponents", nargs="+", default=list(TRAIN_OPPONENTS),
                    choices=TRAIN_OPPONENTS)
     p.add_argument("--root", default=None, help=f"checkpoint folder (default {CHECKPOINT_DIR})")
     p.add_argument("--work", default=None,
                    help=f"folder of the runs' in-progress states (default {WORK_DIR})")
-    p.add_argument("--checkpoints", default=",".join(map(str, CHECKPOINTS)),
+    p.add_argument("--checkpoints", type=_checkpoint_list, default=list(CHECKPOINTS),
                    help="training games of the checkpoints, comma-separated")
-    p.add_argument("--checkpoint-every", type=int, default=500,
+    p.add_argument("--checkpoint-every", type=_at_least(1), default=500,
                    help="save the run's state every this many games (resume point)")
-    p.add_argument("--protocol", type=int, default=0, metavar="RUNS",
+    p.add_argument("--protocol", type=_at_least(0), default=0, metavar="RUNS",
                    help="instead: du-guai's claim in its protocol, RUNS runs (protocol_study)")
-    p.add_argument("--protocol-games", type=int, default=500,
+    p.add_argument("--protocol-games", type=_at_least(1), default=500,
                    help="protocol games per player and run")
     p.add_argument("--summary", action="store_true",
                    help="instead: write the checkpoints' coverage and sizes (checkpoints.csv)")
@@ -446,16 +497,18 @@ def main(argv: list[str]) -> int:
         print(f"{df['run'].nunique()} protocol runs in {PROTOCOL_FILE}")
         return 0
     try:
-        checkpoints = sorted(int(g) for g in a.checkpoints.split(",") if g)
-        files = train_study(a.opponents, _seeds(a.seeds), a.upto, a.root, a.work,
-                            checkpoint_every=a.checkpoint_every, checkpoints=checkpoints,
+        files = train_study(a.opponents, a.seeds, a.upto, a.root, a.work,
+                            checkpoint_every=a.checkpoint_every, checkpoints=a.checkpoints,
                             progress=not a.no_progress)
-    except (ModelFileError, ValueError) as e:  # bad numbers, a foreign state file
+    except ValueError as e:  # QStudyError (nothing to train), ModelFileError (a foreign state file)
         print(f"error: {e}")
         return 2
-    print(f"{len(files)} checkpoints in {Path(files[0]).parent if files else a.root}")
+    print(f"{len(files)} checkpoints in {Path(files[0]).parent}")
     return 0
 
 
-__all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "WORK_DIR",
-           "study_config", "checkpoint_name", "checkpoint_path", "checkpoint_spec", "plan", "train_study", "main"]
+__all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "WORK_DIR", "QStudyError",
+           "study_config", "checkpoint_name", "checkpoint_path", "checkpoint_spec", "plan", "train_study",
+           "checkpoint_summary", "protocol_seed", "protocol_run", "protocol_study", "read_protocol",
+           "EVAL_OPPONENTS", "PILOT_SD", "experiment_name", "stage_configs", "parse_label",
+           "checkpoint_deltas", "protocol_runs", "protocol_contrasts", "main"]

@@ -205,10 +205,11 @@ class RecordWriter:
                  **extra: Any) -> None:
         self.path = Path(path)
         self.header = _header(rules, players, agents, seed, source, extra)
+        # the header this writer would write must read back (e.g. players 2 or 3)
+        mine = read_header_dict(self.header, f"{self.path} (new header)")
         self.count = 0
         if self.path.exists() and self.path.stat().st_size > 0:
             old, games = read_records(self.path)
-            mine = read_header_dict(self.header, f"{self.path} (new header)")
             keys = ("rules", "players", "agents", "seed", "source")
             for key in keys:
                 if getattr(old, key) != getattr(mine, key):
@@ -372,6 +373,18 @@ def _seat(value: Any, players: int, what: str) -> int:
     return value
 
 
+def _same(stated: Any, replayed: Any) -> bool:
+    """Whether a record's stated value is the replayed one, JSON type included: ``true`` is
+    not ``1``, ``0`` is not ``false`` and ``2.0`` is not ``2`` (Python's ``==`` says they
+    are), so a record whose ``spring`` is 0 or whose ``landlord`` is false is refused, not
+    read as the right value."""
+    if isinstance(replayed, (list, tuple)):
+        return (isinstance(stated, list) and len(stated) == len(replayed)
+                and all(_same(a, b) for a, b in zip(stated, replayed)))
+    return (stated == replayed and isinstance(stated, bool) == isinstance(replayed, bool)
+            and isinstance(stated, float) == isinstance(replayed, float))
+
+
 def _count(value: Any, what: str) -> int:
     """A game index or redeal count: an integer 0..10^9 (not a bool, float or text)."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 10**9:
@@ -447,7 +460,7 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
         obj = {**obj, "kitty": format_bits(_cards(obj["kitty"], "kitty"))}
     stated["kitty"] = None if game.kitty is None else str(game.kitty)
     for key, value in stated.items():
-        if key in obj and obj[key] != value:
+        if key in obj and not _same(obj[key], value):
             raise RecordError(f"{key!r} is {obj[key]!r} but the deal and moves give {value!r}")
     known = {"game", "seats", "deal", "first_bidder", "fixed_landlord", "redeals", "bids",
              "landlord", "kitty", "moves", "bid", "bombs", "spring", "multiplier", "winner", "scores"}

@@ -155,3 +155,31 @@ def test_rulev1_refuses_hands_bigger_than_its_game_with_a_clear_error():
     obs = leading_observation(Hand("33445566778899TTJJQQKKA").bits, STANDARD)
     with pytest.raises(AgentError, match="at most 20 cards"):
         make_agent("rulev1").play(obs)
+
+
+def test_play_game_watch_sees_every_move_of_the_card_play_before_it_is_made():
+    seen = []
+
+    def watch(game, seat):
+        assert game.to_act == seat and game.phase is Phase.PLAY
+        seen.append((seat, len(game.history)))
+
+    agents = [make_agent("greedy"), make_agent("random", seed=1), make_agent("smallest")]
+    game = play_game(Game(seed=4, first_bidder=2), agents, watch=watch)
+    plays = [i for i, _ in enumerate(game.history)]
+    assert [n for _, n in seen] == plays and [s for s, _ in seen] == [s for s, _ in game.history]
+    again = play_game(Game(seed=4, first_bidder=2), [make_agent("greedy"), make_agent("random", seed=1),
+                                                     make_agent("smallest")])
+    assert again.history == game.history            # watching changes nothing
+
+
+def test_the_guess_accuracy_study_plays_the_arenas_games():
+    """`ddzlab.experiments.guessing` replays a deal as the arena plays it (`seat_agents`,
+    `play_game`): the game its guessers watch ends as `play_deal`'s row says."""
+    from ddzlab.arena import play_deal, seat_agents
+    deal = generate_deals(1, seed=9, rules=MINI)[0]
+    rows = play_deal("greedy", "random", deal, 0, MINI, seed=5)
+    for half, row in enumerate(rows):
+        game = play_game(Game(deal, rules=MINI, landlord=0), seat_agents("greedy", "random", 0, half, 5),
+                         watch=lambda g, s: None)
+        assert (bool(game.landlord_won), len(game.history)) == (row[2], row[6])

@@ -318,3 +318,44 @@ def test_uniform_guesser_is_uniform():
     keep = expected >= 5
     chi2 = float((((counts - expected) ** 2 / expected)[keep]).sum())
     assert stats.chi2(int(keep.sum()) - 1).sf(chi2) > 0.001, (counts, expected)
+
+
+def test_bomb_candidates_are_the_rule_computed_from_the_observation():
+    """`bomb_candidates` (the one statement of the bomb guesser's rule, read by the Python
+    guesser and the compiled sampler) on the cases above: (rank, unseen copies, receiver)."""
+    from ddzlab.determinize import bomb_candidates
+    r8, r4 = "3456789TJQKA2BR".index("8"), "3456789TJQKA2BR".index("4")
+    obs = _bomb_case(["8"]).observation(1)
+    assert bomb_candidates(obs) == [(r8, 3, 2)]                  # seat 0 played it: seat 2 gets it
+    assert bomb_candidates(_bomb_case(["4"]).observation(1)) == []     # a 4 in the kitty
+    both = _bomb_case(["3", "pass", "8", "pass", "pass", "4", "8"]).observation(1)
+    assert all(r != r8 for r, _, _ in bomb_candidates(both))     # played by both opponents
+    assert r4 not in [r for r, _, _ in bomb_candidates(both)]
+    two = Game(generate_deals(1, seed=3, rules=STANDARD, players=2)[0], players=2)
+    two.play(two.legal_moves()[0])
+    assert bomb_candidates(two.observation(two.to_act)) == []    # one opponent: no rule
+
+
+def test_a_pool_is_not_reused_for_another_game_that_looks_the_same_to_the_seat():
+    """The cached pool was keyed by seat, hand, bids and plays: a guesser shown a second game
+    whose kitty differs (the landlord holds the same 20 cards) answered with the first game's
+    deals, which put a card the second kitty reveals in a hidden hand."""
+    deal = generate_deals(1, seed=5)[0]
+    lord = Hand.from_bits(deal.hands[0])
+    kitty = Hand.from_bits(deal.kitty)
+    x = next(r for r in "3456789TJQKA2" if lord.count(r) and not kitty.count(r))
+    y = next(r for r in "3456789TJQKA2BR" if kitty.count(r) and not lord.count(r) and r != x)
+    one, other = 1 << (4 * "3456789TJQKA2BR".index(x)), 1 << (4 * "3456789TJQKA2BR".index(y))
+    swapped = Deal((deal.hands[0] - one + other, deal.hands[1], deal.hands[2]), deal.kitty - other + one)
+    observations = []
+    for d in (deal, swapped):
+        game = Game(d, landlord=0)
+        game.play(next(m for m in game.legal_moves() if not m.cards & (one | other)))
+        observations.append(game.observation(1))
+    a, b = observations
+    assert (a.hand, a.history) == (b.hand, b.history) and a.kitty != b.kitty
+    g = PolicyGuesser(GreedyAgent(), candidates=4)
+    g.guess(a, np.random.default_rng(0))
+    for i in range(8):
+        guess = g.guess(b, np.random.default_rng(i))
+        assert sum(guess.values()) == b.unseen.bits

@@ -219,3 +219,17 @@ def test_accuracy_games_scores_the_configs_decisions_and_resumes(tmp_path):
     from ddzlab.experiments import ExperimentError
     with pytest.raises(ExperimentError, match="guessers"):          # a stored panel does not change its guessers
         accuracy_games("greedy", "random", deals, ["uniform", "policy"], rules="mini", seed=1, samples=2, path=path)
+
+
+def test_accuracy_rows_of_another_kind_are_refused_by_name(tmp_path):
+    from ddzlab.deals import generate_deals
+    from ddzlab.experiments import ExperimentError
+    from ddzlab.experiments.guessing import accuracy_games
+    deals = generate_deals(1, seed=4, rules=MINI)
+    other = tmp_path / "other.csv.gz"
+    pd.DataFrame({"deal": [0], "score": [1.0]}).to_csv(other, index=False, compression="gzip")
+    junk = tmp_path / "junk.csv.gz"
+    junk.write_bytes(b"\x1f\x8b\x08not gzip at all")
+    for path, why in ((other, "columns"), (junk, "not a file of accuracy rows")):
+        with pytest.raises(ExperimentError, match=why):      # main: KeyError 'guesser', BadGzipFile
+            accuracy_games("greedy", "random", deals, ["uniform"], rules="mini", path=path)

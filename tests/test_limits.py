@@ -183,3 +183,42 @@ def test_solve_report_on_the_whole_wildcard_deck_reports_what_it_refused() -> No
     assert "fewest plays (A*): refused: the fewest plays of 55 cards" in text
     assert "best score (DFS): refused: the best score of 55 cards" in text
     assert "greedy Q(S,a) best:" in text
+
+
+def test_compiled_power_refuses_a_hand_over_its_limit_up_front(monkeypatch) -> None:
+    """The compiled hand power (`ddzlab.search.power.solver`) refuses as `hand_power` does."""
+    from ddzlab.search import power as compiled
+    run = compiled.solver(STANDARD)
+    monkeypatch.setattr(compiled, "hand_plays", _never)
+    monkeypatch.setattr(compiled, "power", _never)
+    with pytest.raises(SearchLimitError, match="54 cards.*limit of 34"):
+        run(STANDARD.deck)
+    with pytest.raises(SearchLimitError, match="35 cards"):
+        run(Hand(POWER_AT_LIMIT + "R").bits)
+
+
+def test_compiled_power_stops_at_the_python_searchs_budget() -> None:
+    """A cold compiled search memoises the sub-hands `PowerSolver` does: with the Python
+    solver's memo size as ``max_states`` it answers, with one fewer it raises
+    `SearchLimitError` exactly where `PowerSolver(max_states=n - 1)` does, and the refused
+    call changes nothing: the same call is refused again, and other hands are answered as
+    by a fresh solver."""
+    from ddzlab.search import power as compiled
+
+    def memo_size(bits: int) -> int:
+        ref = power.PowerSolver(bits, STANDARD)
+        ref.power(bits)
+        return len(ref.memo)
+
+    bits = Hand("33445566778899TTJJQQ").bits
+    n = memo_size(bits)
+    assert n > 30
+    want = compiled.solver(STANDARD)(bits)
+    assert compiled.solver(STANDARD, max_states=n)(bits) == want
+    short = compiled.solver(STANDARD, max_states=n - 1)
+    for _ in range(2):
+        with pytest.raises(SearchLimitError, match="compiled hand power search.*limit of sub-hands"):
+            short(bits)
+    small = Hand("3345567789TTJQKA2").bits        # fewer sub-hands than the budget
+    assert memo_size(small) < n - 1
+    assert short(small) == compiled.solver(STANDARD)(small)

@@ -177,6 +177,20 @@ def test_bad_configs_are_refused():
         make_agent("mcts", worlds=0)
 
 
+@pytest.mark.parametrize("spec", [
+    "ismcts:width=0",            # compiled: a node without moves, the kernel looped for ever
+    "ismcts:width=-3", "ismcts:width=0,backend=python",    # python: a bare "max() arg is empty"
+    "ismcts:iterations=1.5",     # compiled: TypeError sizing the tree
+    "ismcts:iterations=True",    # accepted as one iteration
+    "mcts:worlds=2.5",           # TypeError in range()
+    "mcts:worlds=True", "ismcts:c=-1", "ismcts:c=nan", "ismcts:seconds=nan", "ismcts:seconds=inf"])
+def test_bad_numbers_are_refused_when_the_agent_is_built(spec):
+    """Found by the review of the compiled-core diff: each of these was accepted (or failed
+    with a TypeError mid-search, or hung) instead of an `MCTSConfigError` naming the option."""
+    with pytest.raises(MCTSConfigError, match=spec.split(":")[1].split("=")[0]):
+        make_agent(spec, seed=0)
+
+
 def test_split_filter_keeps_the_best_split_moves_and_pass():
     game = Game(generate_deals(1, seed=4)[0], landlord=0)
     legal = game.legal_moves()

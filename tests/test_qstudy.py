@@ -108,6 +108,10 @@ def test_protocol_study_pairs_players_on_the_same_games_and_resumes(tmp_path):
         assert games[0] == games[1] == games[2]          # the same deals, seats and bids
     pd.testing.assert_frame_equal(qstudy.read_protocol(path), both)
     assert len(qstudy.read_protocol(tmp_path / "none.csv.gz")) == 0
+    # runs of another size are not mixed in: main appended 8-game runs to these 6-game ones
+    with pytest.raises(qstudy.QStudyError, match=r"runs of \[6\] games per player, this call asks for 8"):
+        qstudy.protocol_study(runs=3, games=8, path=path, progress=False, training=30)
+    pd.testing.assert_frame_equal(qstudy.read_protocol(path), both)
 
 
 def _rows(config, opponent, wins):
@@ -181,3 +185,30 @@ def test_protocol_contrasts_by_hand():
     assert c.loc["seed_2000 − qlearning_prior", "estimate"] == pytest.approx((0.25 - 0.5) / 2)
     runs = qstudy.protocol_runs(df)
     assert list(runs["seed_2000"]) == [0.75, 0.5] and list(runs["games"]) == [4, 4]
+
+
+def test_bad_study_arguments_are_refused_not_read_as_nothing(tmp_path, capsys):
+    # `--seeds 4-0` used to become no seeds: the command trained nothing and exited 0
+    for argv in (["--seeds", "4-0"], ["--seeds", "x"], ["--seeds", "-1"], ["--checkpoints", "0,10"],
+                 ["--checkpoints", "a"], ["--protocol", "-1"], ["--protocol-games", "0"], ["--upto", "0"]):
+        with pytest.raises(SystemExit) as e:
+            qstudy.main(argv + ["--root", str(tmp_path), "--no-progress"])
+        assert e.value.code == 2
+        assert f"{argv[0]}: " in capsys.readouterr().err
+    with pytest.raises(qstudy.QStudyError, match="nothing to train"):
+        qstudy.train_study(["self"], [0], upto=5, root=tmp_path, work=tmp_path / "w", checkpoints=(8, 12),
+                           progress=False, log=None)
+    assert qstudy.main(["--upto", "5", "--checkpoints", "8,12", "--root", str(tmp_path),
+                        "--work", str(tmp_path / "w"), "--no-progress"]) == 2
+    assert "nothing to train" in capsys.readouterr().out
+    assert not list(tmp_path.glob("*.npz"))
+    assert qstudy._seeds("3") == [3] and qstudy._checkpoint_list("12,8,12") == [8, 12]
+
+
+def test_qlearning_agent_option_errors_are_agent_errors():
+    from ddzlab.agents.base import AgentError
+    from ddzlab.agents.qlearning import SparseTables
+    with pytest.raises(AgentError, match="one of tables, path and checkpoint"):
+        QLearningAgent(tables=SparseTables.empty(), checkpoint="self-s0-12")
+    with pytest.raises(AgentError, match="tie='never'"):
+        QLearningAgent(tables=SparseTables.empty(), tie="never")

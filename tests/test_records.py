@@ -11,7 +11,7 @@ from ddzlab.agents import make_agent
 from ddzlab.agents.base import Evaluating, last_evaluation
 from ddzlab.arena import duel_games
 from ddzlab.cli import main
-from ddzlab.game import Game
+from ddzlab.game import Game, Phase
 from ddzlab.records import (FORMAT, VERSION, RecordError, RecordWriter, game_record, play_recorded,
                             read_records, write_records)
 
@@ -115,6 +115,11 @@ def _bad(tmp_path, lines, name="bad.jsonl"):
     (lambda h, g: (h, json.dumps({**g, "bombs": g["bombs"] + 1})), r"bad.jsonl:2: 'bombs' is"),
     (lambda h, g: (h, json.dumps({**g, "multiplier": 2 * g["multiplier"]})), r"'multiplier' is"),
     (lambda h, g: (h, json.dumps({**g, "bid": 3})), r"bad.jsonl:2: 'bid' is 3"),
+    # the same value of another JSON type is not the stated result (Python's 0 == False)
+    (lambda h, g: (h, json.dumps({**g, "spring": int(g["spring"])})), r"bad.jsonl:2: 'spring' is [01] but"),
+    (lambda h, g: (h, json.dumps({**g, "landlord": bool(g["landlord"])})), r"'landlord' is (true|false|True|False)"),
+    (lambda h, g: (h, json.dumps({**g, "scores": [float(x) for x in g["scores"]]})), r"'scores' is \["),
+    (lambda h, g: (h, json.dumps({**g, "bombs": bool(g["bombs"]) if g["bombs"] < 2 else "2"})), r"'bombs' is"),
     # a duel game has a fixed landlord: no auction, so no redeals and no first bidder
     (lambda h, g: (h, json.dumps({**g, "redeals": 1})), r"'redeals' is 1 in a game without an auction"),
     (lambda h, g: (h, json.dumps({**g, "first_bidder": 2})), r"'first_bidder' is 2 in a game without"),
@@ -213,3 +218,98 @@ def test_parallel_duel_writes_the_same_record(tmp_path):
     # the same lines; games are written as chunks finish, so their order may differ
     assert sorted(serial.read_text().splitlines()) == sorted(parallel.read_text().splitlines())
     assert [r.index for r in read_records(serial)[1]] == list(range(8))
+
+
+# -- from the mutation run (tests/MUTATION.md): replay steps, two players, writer defaults --
+def _round_trip(game, seats, evals=None):
+    buf = io.StringIO()
+    write_records(buf, [game_record(game, seats, evals)], rules=game.rules, agents=sorted(set(seats)))
+    return read_records(io.StringIO(buf.getvalue()))
+
+
+def test_actions_and_states_replay_a_bidding_game_step_by_step():
+    """`GameRecord.actions` is the auction then the play, and `states` the game before and
+    after each step, checked against the game the record was made from."""
+    game, evals = play_recorded(Game(seed=11), [make_agent("greedy") for _ in range(3)])
+    nb = len(game.bids)
+    assert nb == 3 and game.history
+    _, (rec,) = _round_trip(game, ["greedy"] * 3, evals)
+    acts = rec.actions()
+    assert [a[0] for a in acts] == ["bid"] * nb + ["move"] * len(game.history)
+    assert [(s, b) for _, s, b, _ in acts[:nb]] == list(game.bids)
+    assert [(s, m) for _, s, m, _ in acts[nb:]] == list(game.history)
+    states = rec.states()
+    assert len(states) == rec.n_actions + 1 == nb + len(game.history) + 1
+    assert states[0].phase is Phase.BIDDING and not states[0].bids
+    assert [list(st.bids) for st in states[:nb + 1]] == [list(game.bids[:i]) for i in range(nb + 1)]
+    assert states[nb].phase is Phase.PLAY and states[nb].landlord == game.landlord
+    assert [list(st.history) for st in states[nb:]] == [list(game.history[:i])
+                                                        for i in range(len(game.history) + 1)]
+    assert states[-1].scores == game.scores
+
+
+def test_a_two_player_record_replays_as_a_two_player_game(tmp_path):
+    game, _ = play_recorded(Game(seed=5, players=2), [make_agent("greedy") for _ in range(2)])
+    path = tmp_path / "two.jsonl"
+    with RecordWriter(path, rules="standard", agents=["greedy"], players=2) as w:
+        w.write(game_record(game, ["greedy", "greedy"]))
+    assert _lines(path)[0]["players"] == 2
+    header, (rec,) = read_records(path)
+    assert header.players == 2 and rec.players == 2 and rec.landlord is None
+    assert rec.new_game().players == 2 and rec.states()[-1].scores == game.scores
+
+
+def test_the_writer_fills_an_empty_file_and_names_its_defaults(tmp_path):
+    path = tmp_path / "empty.jsonl"
+    path.write_text("")
+    game, _ = play_recorded(Game(seed=3, landlord=0), [make_agent("smallest") for _ in range(3)])
+    with RecordWriter(path, rules="standard", agents=["smallest"]) as w:
+        w.write(game_record(game, ["smallest"] * 3))
+    head = _lines(path)[0]
+    assert (head["source"], head["players"], head["seed"]) == ("ddzlab", 3, None)
+    with RecordWriter(path, rules="standard", agents=["smallest"]) as again:    # same run: appends
+        assert again.count == 1
+    blank = tmp_path / "blank.jsonl"        # not empty, but no header: not a record to extend
+    blank.write_text("\n")
+    with pytest.raises(RecordError, match="blank.jsonl: empty file, no record header"):
+        RecordWriter(blank, rules="standard", agents=["smallest"])
+    assert blank.read_text() == "\n"
+
+
+def test_a_record_of_another_rule_set_and_first_bidder_replays_as_played():
+    game, _ = play_recorded(Game(seed=12, rules="wildcard", first_bidder=1),
+                            [make_agent("greedy") for _ in range(3)])
+    assert game.bids[0][0] == 1
+    header, (rec,) = _round_trip(game, ["greedy"] * 3)
+    assert header.rules.name == "wildcard" and rec.first_bidder == 1
+    start = rec.new_game()
+    assert start.rules.name == "wildcard" and start.to_act == 1
+    assert rec.states()[-1].scores == game.scores
+
+
+def test_the_writer_makes_missing_folders_and_refuses_a_header_it_could_not_read(tmp_path):
+    path = tmp_path / "a" / "b" / "r.jsonl"
+    with RecordWriter(path, rules="standard", agents=["x"]):
+        pass
+    assert _lines(path)[0]["format"] == FORMAT
+    for target in (tmp_path / "new.jsonl", path):       # a new file, and one with a header
+        with pytest.raises(RecordError, match=f"{target} .new header.: players must be 2 or 3, not 4"):
+            RecordWriter(target, rules="standard", agents=["x"], players=4)
+    assert not (tmp_path / "new.jsonl").exists() and len(_lines(path)) == 1
+
+
+def test_the_writer_and_write_records_write_the_same_bytes(tmp_path):
+    """The two writers of the format agree byte for byte, names outside ASCII included
+    (kept as text: the file is UTF-8)."""
+    game, evals = play_recorded(Game(seed=3, landlord=0), [make_agent("greedy") for _ in range(3)])
+    seats = ["贪心", "greedy", "greedy"]
+    rec = game_record(game, seats, evals)
+    path = tmp_path / "w.jsonl"
+    with RecordWriter(path, rules="standard", agents=seats[:2], seed=3) as w:
+        w.write(rec)
+    buf = io.StringIO()
+    write_records(buf, [rec], rules="standard", agents=seats[:2], seed=3)
+    assert path.read_bytes() == buf.getvalue().encode("utf-8")
+    assert read_records(path)[0].source == "ddzlab"          # the documented default
+    assert "贪心" in path.read_text(encoding="utf-8")
+    assert read_records(path)[1][0].seats == tuple(seats)

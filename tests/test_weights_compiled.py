@@ -97,6 +97,21 @@ def test_simulation_labels_take_the_compiled_path_with_the_same_results():
     assert (fast["wins"], fast["mean_points"], fast["agent"]) == (slow["wins"], slow["mean_points"], "weights")
 
 
+def test_simulation_labels_fall_back_to_python_games_without_numba(monkeypatch):
+    """Where numba cannot run, ``agent="weights"`` labels are the Python games (the same
+    results), not an ImportError, as the MCTS agents fall back to their Python backend."""
+    import ddzlab.agents.mcts as mcts
+    from ddzlab.labels import default_play
+    assert default_play("weights") is not play_as_landlord          # the compiled core here
+    monkeypatch.setattr(mcts, "numba_error", lambda: "numba does not import (simulated)")
+    assert default_play("weights") is play_as_landlord
+    assert default_play("greedy") is play_as_landlord
+    hand = Hand("33445566778899TTJ")
+    got = simulate_hand(hand, n_deals=3, agent="weights", seed=2)
+    slow = simulate_hand(hand, n_deals=3, agent=WeightsAgent, seed=2)
+    assert (got["wins"], got["mean_points"]) == (slow["wins"], slow["mean_points"])
+
+
 @pytest.mark.parametrize("backend", ["numba", "python"])
 def test_weights_rollout_runs_on_both_backends(backend):
     deal = generate_deals(1, seed=21)[0]

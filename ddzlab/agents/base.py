@@ -369,13 +369,18 @@ def portable_spec(spec: AgentSpec) -> AgentSpec:
     return spec
 
 
-def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Game:
+def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100,
+              watch: Optional[Callable[[Game, int], None]] = None) -> Game:
     """Drive ``game`` to its end, asking ``agents[seat]`` for each bid and move.
 
     An agent's illegal answer raises (the game is unchanged). More than ``max_redeals``
     all-pass auctions in a row raise `AgentError` (agents that never bid). An agent that
     defines ``see_all_hands(game)`` (a cheater, e.g. ``mcts_cheat``) is shown the true
     game before each of its moves; other agents see only their `Observation`.
+    ``watch(game, seat)``, when given, is called before each move of the card play is
+    asked for: an observer that measures the game (the guess-accuracy study,
+    `ddzlab.experiments.guessing`) without playing a second copy of this loop; it must not
+    change the game.
     """
     if len(agents) != game.players:
         raise AgentError(f"{len(agents)} agents for a {game.players}-player game")
@@ -388,6 +393,8 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100) -> Ga
     play = game.play
     while game.phase is Phase.PLAY:
         seat = game.to_act
+        if watch is not None:
+            watch(game, seat)
         agent = agents[seat]
         cheat = getattr(agent, "see_all_hands", None)
         if cheat is not None:      # a cheating agent (the upper bound of a study) sees all hands

@@ -71,12 +71,13 @@ without searching (``last_iterations`` is then 0).
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import random
 import re
 import time
 import warnings
-from typing import Callable, Optional, Union
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
 import numpy as np
 
@@ -92,6 +93,9 @@ from ..rules import Kind
 from .base import register_agent
 from .greedy import GreedyAgent, greedy_choice
 from .smallest import SmallestAgent
+
+if TYPE_CHECKING:
+    from .weights_compiled import WeightsCore
 
 #: iterations per move by default on the Python backend: a move stays under 0.25 s of CPU
 #: (benchmarks/bench_mcts.py)
@@ -275,7 +279,7 @@ class WeightsRollout(Rollout):
             self._agent = WeightsAgent()
         return self._agent.play(game.observation(game.to_act))
 
-    def core(self):
+    def core(self) -> "WeightsCore":
         """The compiled twin (`WeightsCore`, with its memo of hand powers), built on first use."""
         if self._core is None:
             from .weights_compiled import WeightsCore
@@ -284,6 +288,8 @@ class WeightsRollout(Rollout):
 
 
 def make_rollout(spec: Union[str, Rollout]) -> Rollout:
+    """A rollout policy from its name (``random``, ``halfsolo``, ``greedy``, ``weights``:
+    the module docstring) or as given; an unknown name raises `MCTSConfigError`."""
     if isinstance(spec, Rollout):
         return spec
     table = {"random": Rollout, "halfsolo": HalfSoloRollout, "greedy": GreedyRollout, "weights": WeightsRollout}
@@ -298,6 +304,16 @@ def side_won(game: Game, seat: int) -> bool:
     if game.landlord is None:
         return w == seat
     return (w == game.landlord) == (seat == game.landlord)
+
+
+def _whole(x: object) -> bool:
+    """An integer that is not a bool (a budget or a count given as 1.5 or True is refused)."""
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
+def _number(x: object) -> bool:
+    """A real number that is not a bool (NaN fails the range checks that follow)."""
+    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
 
 
 # -- backends -------------------------------------------------------------------------------
@@ -376,17 +392,21 @@ class _Search(SmallestAgent):
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
                  backend: Optional[str] = None) -> None:
-        self.default_iterations = iterations == "default"
+        self.default_iterations = isinstance(iterations, str) and iterations == "default"
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS
         if iterations is None and seconds is None:
             raise MCTSConfigError("give a budget: iterations, seconds or both")
-        if iterations is not None and iterations < 1:
-            raise MCTSConfigError(f"iterations={iterations}: need at least 1")
-        if seconds is not None and seconds <= 0:
-            raise MCTSConfigError(f"seconds={seconds}: must be positive")
+        if iterations is not None and not (_whole(iterations) and iterations >= 1):
+            raise MCTSConfigError(f"iterations={iterations!r}: a whole number, at least 1")
+        if seconds is not None and not (_number(seconds) and 0 < seconds < math.inf):
+            raise MCTSConfigError(f"seconds={seconds!r}: must be a positive number")
+        if not (_number(c) and 0 <= c < math.inf):
+            raise MCTSConfigError(f"c={c!r}: the exploration constant is a number >= 0")
         if moves not in ("all", "split"):
             raise MCTSConfigError(f"unknown move filter {moves!r}: all or split")
+        if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
+            raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
         self.guesser = make_guesser(guesser)
         see = getattr(self.guesser, "see", None)
@@ -524,8 +544,8 @@ class MCTSAgent(_Search):
 
     def __init__(self, worlds: int = 4, **kwargs) -> None:
         super().__init__(**kwargs)
-        if worlds < 1:
-            raise MCTSConfigError(f"worlds={worlds}: need at least one")
+        if not (_whole(worlds) and worlds >= 1):
+            raise MCTSConfigError(f"worlds={worlds!r}: a whole number, at least one")
         self.worlds = worlds
 
     def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:

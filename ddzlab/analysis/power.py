@@ -208,7 +208,9 @@ class PowerSolver:
         return out
 
 
-def _refuse_large(bits: int) -> None:
+def refuse_large_hand(bits: int) -> None:
+    """`SearchLimitError` for a hand of more than `MAX_POWER_CARDS` cards (also the compiled
+    solver's check, `ddzlab.search.power.solver`)."""
     n = bits_size(bits)
     refuse_over(n, MAX_POWER_CARDS, f"a hand power of {n} cards",
                 "the exact split search doubles about every two cards: seconds at 34, minutes beyond")
@@ -222,7 +224,7 @@ def hand_power(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     cards, or one whose search exceeds `MAX_POWER_STATES` sub-hands."""
     rules = get_rules(rules)
     bits = hand_bits(hand, rules)
-    _refuse_large(bits)
+    refuse_large_hand(bits)
     t0 = time.perf_counter()
     solver = PowerSolver(bits, rules, constants)
     p = solver.power(bits)
@@ -241,7 +243,7 @@ def hints(hand: Union[Hand, str], to_beat: Optional[Move] = None,
     """
     rules = get_rules(rules)
     bits = hand_bits(hand, rules)
-    _refuse_large(bits)
+    refuse_large_hand(bits)
     if to_beat is not None:
         check_move(to_beat, rules, "move to beat")
     solver = PowerSolver(bits, rules, constants)

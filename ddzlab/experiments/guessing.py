@@ -28,12 +28,12 @@ from typing import Mapping, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from ..agents.base import AgentSpec, make_agent
+from ..agents.base import AgentSpec, play_game
 from ..agents.mcts import make_guesser
-from ..arena import game_seed
+from ..arena import seat_agents
 from ..deals import Deal, generate_deals
 from ..determinize import determinize, guess_accuracy
-from ..game import Game, Phase
+from ..game import Game
 from ..rules import get_rules
 from .catalog import GUESS_OPPONENTS, GUESSERS, ORACLE_Q
 from .runner import ExperimentError, experiments_root
@@ -43,9 +43,10 @@ ACCURACY_COLUMNS = ["deal", "role", "seat", "ply", "progress", "guesser", "accur
 
 def _one_game(config: AgentSpec, opponent: AgentSpec, deal: Deal, index: int, half: int, rules,
               guessers: Mapping[str, str], samples: int, seed: int) -> list[tuple]:
-    lord, farmer = (config, opponent) if half == 0 else (opponent, config)
-    specs = (lord, farmer, farmer)
-    agents = [make_agent(spec, seed=game_seed(seed, index, half, s)) for s, spec in enumerate(specs)]
+    """The accuracy rows of one arena game (the arena's agents, seats and seeds,
+    `ddzlab.arena.seat_agents`, driven by `ddzlab.agents.play_game`): at each decision of
+    a ``config`` seat with a choice, every guesser's mean accuracy over ``samples`` worlds."""
+    agents = seat_agents(config, opponent, index, half, seed)
     mine = {0} if half == 0 else {1, 2}
     role = "landlord" if half == 0 else "farmers"
     # each guesser draws from its own stream: its numbers do not depend on the others listed
@@ -53,27 +54,37 @@ def _one_game(config: AgentSpec, opponent: AgentSpec, deal: Deal, index: int, ha
     watchers = {s: {name: make_guesser(g) for name, g in guessers.items()} for s in mine}
     game = Game(deal, rules=rules, landlord=0)
     total = sum(game.sizes)
-    rows = []
-    while game.phase is Phase.PLAY:
-        seat = game.to_act
+    rows: list[tuple] = []
+
+    def watch(game: Game, seat: int) -> None:
         obs = game.observation(seat)
-        if seat in mine and len(obs.legal_moves) > 1:
-            progress = 1 - sum(game.sizes) / total
-            for name, guesser in watchers[seat].items():
-                see = getattr(guesser, "see", None)
-                if see is not None:
-                    see(game)
-                rng = rngs[name]
-                acc = np.mean([guess_accuracy(obs, game, determinize(obs, rng, guesser)) for _ in range(samples)])
-                ess = float(getattr(guesser, "ess", np.nan))
-                rows.append((index, role, seat, len(game.history), round(progress, 4), name, round(float(acc), 5),
-                             round(ess, 3)))
-        agent = agents[seat]
-        cheat = getattr(agent, "see_all_hands", None)
-        if cheat is not None:
-            cheat(game)
-        game.play(agent.play(obs), seat)
+        if seat not in mine or len(obs.legal_moves) <= 1:
+            return
+        progress = 1 - sum(game.sizes) / total
+        for name, guesser in watchers[seat].items():
+            see = getattr(guesser, "see", None)
+            if see is not None:
+                see(game)
+            rng = rngs[name]
+            acc = np.mean([guess_accuracy(obs, game, determinize(obs, rng, guesser)) for _ in range(samples)])
+            ess = float(getattr(guesser, "ess", np.nan))
+            rows.append((index, role, seat, len(game.history), round(progress, 4), name, round(float(acc), 5),
+                         round(ess, 3)))
+
+    play_game(game, agents, watch=watch)
     return rows
+
+
+def _read_rows(path: Union[str, Path]) -> pd.DataFrame:
+    """The stored accuracy rows of ``path``; a file that is not one (not gzip CSV, other
+    columns) raises `ExperimentError` naming it, not pandas' own error or a KeyError."""
+    try:
+        df = pd.read_csv(path)
+    except (OSError, EOFError, ValueError) as e:     # BadGzipFile, a cut gzip stream, ParserError, ...
+        raise ExperimentError(f"{path}: not a file of accuracy rows ({type(e).__name__}: {e})") from None
+    if list(df.columns) != ACCURACY_COLUMNS:
+        raise ExperimentError(f"{path}: columns {list(df.columns)}, expected {ACCURACY_COLUMNS}")
+    return df
 
 
 def accuracy_games(config: AgentSpec, opponent: AgentSpec, deals: Sequence[Deal],
@@ -91,7 +102,7 @@ def accuracy_games(config: AgentSpec, opponent: AgentSpec, deals: Sequence[Deal]
     rules_obj = get_rules(rules)
     done = pd.DataFrame(columns=ACCURACY_COLUMNS)
     if path is not None and Path(path).exists():
-        done = pd.read_csv(path)
+        done = _read_rows(path)
         stored = set(done["guesser"])
         if len(done) and stored != set(guessers):
             raise ExperimentError(f"{path} holds the guessers {sorted(stored)}, not {sorted(guessers)}: its deals "
@@ -148,7 +159,7 @@ def load_accuracy(root: Union[str, Path, None] = None) -> pd.DataFrame:
     for rules, opp in ACCURACY_STUDY["panels"]:
         path = accuracy_path(rules, opp, root)
         if path.exists():
-            parts.append(pd.read_csv(path).assign(rules=rules, opponent=opp))
+            parts.append(_read_rows(path).assign(rules=rules, opponent=opp))
     return pd.concat(parts, ignore_index=True) if parts else \
         pd.DataFrame(columns=ACCURACY_COLUMNS + ["rules", "opponent"])
 

@@ -17,7 +17,7 @@ import io
 from functools import lru_cache
 from typing import Iterable
 
-from ..arena import play_deal
+from ..arena import GAME_COLUMNS, play_deal
 from ..deals import Deal, read_deals
 from ..moves import Move
 from ..records import read_records, write_records
@@ -26,6 +26,8 @@ from .catalog import CATALOG
 
 #: the stored experiment whose games the study replays
 EXPERIMENT = "07_wildcard"
+#: where `play_deal`'s rows hold the config's result and the game's length
+_A_WON, _MOVES = GAME_COLUMNS.index("a_won"), GAME_COLUMNS.index("moves")
 
 
 def soft_bomb_counts(moves: Iterable[Move]) -> tuple[int, int]:
@@ -81,8 +83,8 @@ def replay_soft_bombs(task: dict) -> dict:
         out["soft_played"] += played
         out["over_bombed"] += over
         out["games_with_soft"] += played > 0
-        out[f"won_{role}"] = int(row[3])
-        out[f"moves_{role}"] = int(row[6])
+        out[f"won_{role}"] = int(row[_A_WON])
+        out[f"moves_{role}"] = int(row[_MOVES])
     return out
 
 

@@ -22,7 +22,8 @@ from typing import Mapping, Optional, Sequence
 import numpy as np
 from numba import njit
 
-from ..determinize import DeterminizeError, UniformGuesser, hidden_sizes, known_cards, partner_of, start_of_play
+from ..determinize import (DeterminizeError, UniformGuesser, hidden_sizes, known_cards, modelled_seats,
+                           pool_key, start_of_play)
 from ..game import Observation
 from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, encode
 from .policies import greedy_index
@@ -83,7 +84,8 @@ def _mcmc(t, st0, seats, fixed, owner, starts, sizes, hist_cards, hist_meta, sco
     the observer's hand); ``owner[h]``: the column of holder h in ``seats`` (-1: no seat).
     A step swaps a card drawn uniformly from one holder with one drawn from another: a
     symmetric proposal on physical cards, whose uniform prior is the uniform guesser's, so
-    a swap is accepted with probability min(1, L'/L). Returns the steps accepted."""
+    a swap is accepted with probability min(1, L'/L). Returns the steps that changed the
+    deal (a swap of two cards of one rank changes nothing and is not counted)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     sc = np.empty(SCRATCH, dtype=np.int64)
@@ -171,15 +173,18 @@ class PosteriorGuesser:
     The target is `ddzlab.determinize.PolicyGuesser`'s: the uniform prior over the hidden
     cards times the likelihood of the modelled seats' plays under the greedy agent (``eps``
     for a play it would not have made; the partner's plays skipped unless ``partner="same"``).
-    Importance resampling from the prior collapses onto one or two deals (its effective sample
-    size is 1-9 of 16-256 candidates: the likelihood is far narrower than the prior), so this
-    guesser walks instead: ``chains`` chains start from uniform deals, each proposes swapping
+    Importance resampling from the prior is often left with a few of its candidates (the
+    likelihood is far narrower than the prior: `PolicyGuesser.ess` is often a small fraction
+    of the pool; notebook 05's accuracy panels report it per decision), so this guesser walks
+    instead: ``chains`` chains start from uniform deals, each proposes swapping
     one hidden card of a holder with one of another and accepts with probability min(1, L'/L),
     and after ``burn`` steps keeps every ``thin``-th state, ``samples`` states in all. Each
     `guess` draws one of them; the compiled search draws its worlds from the same pool.
     ``ess`` is the effective sample size of the pool as a distribution over distinct deals,
     ``(Σc)² / Σc²`` of their counts (the importance pool's formula when its deals differ);
-    ``acceptance``: the share of proposals accepted.
+    ``acceptance``: the share of the chains' steps that moved to another deal (a step that
+    draws two cards of one rank, or has a single holder to draw from, changes nothing and
+    counts as not moved).
     """
 
     name = "mcmc"
@@ -204,13 +209,13 @@ class PosteriorGuesser:
         self._weights = np.ones(1)
 
     def scored_seats(self, obs: Observation) -> set[int]:
-        partner = partner_of(obs)
-        return {s for s in range(obs.players) if s != obs.seat and (s != partner or self.partner == "same")}
+        """The seats whose plays the likelihood scores (`PolicyGuesser.scored_seats`)."""
+        return modelled_seats(obs, self.partner == "same")
 
     def pool(self, obs: Observation, rng: np.random.Generator) -> tuple[list[dict[int, int]], np.ndarray]:
         """The sampled deals of ``obs`` and their (equal) weights, built on the first call for
         an observation from ``rng``, then reused."""
-        key = (obs.seat, obs.hand.bits, obs.bids, obs.history)
+        key = pool_key(obs)
         if key != self._key:
             sizes = hidden_sizes(obs)
             holders = list(sizes)

@@ -15,6 +15,16 @@ power comes from a table filled by `ddzlab.analysis.power.move_power` itself (`t
 the sums are the same floating-point sums as the Python solver's.
 
 The recursion is iterative (numba's on-disk cache cannot reload recursive kernels).
+
+Limits (issue 22), the Python solver's: the `solver` handle refuses a hand of more than
+`MAX_POWER_CARDS` cards up front, and one `power` call raises `SearchLimitError` (a
+ValueError) when it would memoise its `MAX_POWER_STATES`-th new sub-hand (the limit is the
+context's ``limit``). A cold call therefore refuses exactly where a fresh `PowerSolver` with
+the same ``max_states`` does (both memoise the same sub-hands; the Python memo also holds
+the empty hand). The compiled memo is a cache shared by many hands and emptied when nearly
+full, so its memory is fixed by ``memo_bits`` and the budget counts the work of one call,
+recomputations after an emptying included. A refused call empties the memo (a cache: no
+later answer changes), so the same call is refused again, as `PowerSolver`'s is.
 """
 from __future__ import annotations
 
@@ -24,7 +34,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..analysis.power import SEED_POWER, PowerConstants, move_power
+from ..analysis.power import (MAX_POWER_STATES, SEED_POWER, PowerConstants, move_power,
+                              refuse_large_hand)
+from ..errors import SearchLimitError
 from ..moves import Move
 from ..moves.compiled import MAX_MOVES, core_table, lead_moves
 from ..rules import KIND_SHAPE, Kind, Rules
@@ -44,6 +56,7 @@ class PowerTables(NamedTuple):
     keys: np.ndarray      # int64 memo keys (0: empty slot)
     vals: np.ndarray      # float64 memo values
     count: np.ndarray     # int64 [1]: filled slots
+    limit: np.ndarray     # int64 [1]: one `power` call memoises fewer new sub-hands than this
 
 
 def _groups_by_kind(rules: Rules) -> dict[Kind, int]:
@@ -96,13 +109,15 @@ def _power_of(kind: Kind, rank: int, length: int, groups: int, constants: PowerC
     return move_power(Move(kind, rank, length, main + kick), constants)
 
 
-def context(rules: Rules, constants: PowerConstants = SEED_POWER, memo_bits: int = MEMO_BITS) -> PowerTables:
-    """Fresh power tables with an empty memo (one per searching agent: the memo is its own)."""
+def context(rules: Rules, constants: PowerConstants = SEED_POWER, memo_bits: int = MEMO_BITS,
+            max_states: int = MAX_POWER_STATES) -> PowerTables:
+    """Fresh power tables with an empty memo (one per searching agent: the memo is its own);
+    a `power` call past ``max_states`` sub-hands raises `SearchLimitError` (module docstring)."""
     core_table(rules)                       # refuses the rule sets the compiled core does not play
     ptab, kgroup = _shared_tables(rules, constants)
     size = 1 << memo_bits
     return PowerTables(ptab, kgroup, np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.float64),
-                       np.zeros(1, dtype=np.int64))
+                       np.zeros(1, dtype=np.int64), np.array([max_states], dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +178,8 @@ def _slot(keys, bits):
 
 @njit(cache=True)
 def power(pt, bits, pc, pp, start):
-    """p(bits) of a sub-hand of the hand whose plays `hand_plays` wrote (memoised in ``pt``)."""
+    """p(bits) of a sub-hand of the hand whose plays `hand_plays` wrote (memoised in ``pt``);
+    `SearchLimitError` past ``pt.limit`` new sub-hands."""
     if bits == 0:
         return 0.0
     keys, vals = pt.keys, pt.vals
@@ -181,6 +197,7 @@ def power(pt, bits, pc, pp, start):
     sbits[0], snext[0], sbest[0] = bits, start[low_rank(bits)], -1e18
     ret = 0.0
     returning = False
+    stored = 0                              # new sub-hands memoised by this call
     while d >= 0:
         b = sbits[d]
         j = snext[d]
@@ -213,6 +230,12 @@ def power(pt, bits, pc, pp, start):
         if pushed:
             continue
         ret = sbest[d]
+        stored += 1
+        if stored >= pt.limit[0]:           # PowerSolver's test: its memo holds the empty hand too
+            keys[:] = 0                     # drop the partial work: a retry is refused again
+            pt.count[0] = 0
+            raise SearchLimitError("the compiled hand power search reached its limit of sub-hands "
+                                   "(MAX_POWER_STATES): the hand is too large for it")
         if pt.count[0] * 4 > keys.shape[0] * 3:     # nearly full: the memo is only a cache
             keys[:] = 0
             pt.count[0] = 0
@@ -244,17 +267,20 @@ def split(pt, bits, pc, pm, pp, start, oc, om):
     return k
 
 
-def solver(rules: Rules, constants: PowerConstants = SEED_POWER):
+def solver(rules: Rules, constants: PowerConstants = SEED_POWER, max_states: int = MAX_POWER_STATES):
     """A Python handle on the kernels for tests and one-off use: ``f(bits) -> (power, split
-    as (cards, meta) pairs)`` (a search calls the kernels directly)."""
+    as (cards, meta) pairs)`` (a search calls the kernels directly). ``f`` refuses a hand of
+    more than `MAX_POWER_CARDS` cards up front and a search past ``max_states`` sub-hands
+    with `SearchLimitError`, as `ddzlab.analysis.hand_power` does."""
     t = core_table(rules)
-    pt = context(rules, constants, memo_bits=16)
+    pt = context(rules, constants, memo_bits=16, max_states=max_states)
     pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
     oc, om = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
     sc = np.empty(48, dtype=np.int64)
 
     def run(bits: int) -> tuple[float, list[tuple[int, int]]]:
+        refuse_large_hand(bits)
         hand_plays(t, pt, bits, pc, pm, pp, start, sc)
         p = power(pt, bits, pc, pp, start)
         k = split(pt, bits, pc, pm, pp, start, oc, om)

@@ -25,8 +25,7 @@ from typing import Mapping, NamedTuple, Optional, Sequence
 import numpy as np
 from numba import njit
 
-from ..cards import N_RANKS
-from ..determinize import REST, DeterminizeError, hidden_sizes, known_cards
+from ..determinize import REST, DeterminizeError, bomb_candidates, hidden_sizes, known_cards
 from ..game import Observation
 from .state import (N_STATE, S_BID, S_BOMBS, S_HAND, S_PASSES,
                     S_PLAYED, S_PLAYERS, S_PLAYS, S_SIZE, S_KITTY, S_WINNER, put_turn, size_of)
@@ -85,19 +84,7 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
     for s, bits in known_cards(obs).items():
         known[s] = bits
     unseen = obs.unseen.bits
-    cand: list[tuple[int, int, int]] = []
-    others = [s for s in range(players) if s != obs.seat]
-    if bombs and len(others) == 2:
-        mine = obs.hand.bits + obs.played_bits[obs.seat]
-        kitty = obs.kitty.bits if obs.kitty is not None else 0
-        for r in range(N_RANKS):
-            shift = 4 * r
-            left = (unseen >> shift) & 15
-            if not left or (obs.rules.deck >> shift) & 15 != 4 or (mine >> shift) & 15 or (kitty >> shift) & 15:
-                continue
-            by = [s for s in others if (obs.played_bits[s] >> shift) & 15]
-            if len(by) == 1:
-                cand.append((r, left, others[0] if by[0] == others[1] else others[1]))
+    cand = bomb_candidates(obs) if bombs else []
     arr = np.array(cand, dtype=np.int64).reshape(-1, 3)
     truth, keep = np.zeros(len(holders), dtype=np.int64), 0.0
     if oracle is not None:

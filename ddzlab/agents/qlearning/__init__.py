@@ -50,7 +50,7 @@ from typing import Optional, Union
 from ...deals import SeedLike, as_rng
 from ...game import Observation
 from ...moves import Move
-from ..base import register_agent
+from ..base import AgentError, register_agent
 from ..smallest import SmallestAgent
 from .abstraction import (FOLLOW, FOLLOW_BAD, FOLLOW_NAMES, FOLLOW_PRIOR, LEAD, LEAD_BAD,
                           LEAD_NAMES, LEAD_PRIOR, N_FOLLOW_ACTIONS, N_FOLLOW_FEATURES,
@@ -84,7 +84,7 @@ class QLearningAgent(SmallestAgent):
                  min_visits: Optional[int] = None, checkpoint: Optional[str] = None) -> None:
         if checkpoint is not None:
             if tables is not None or path is not None:
-                raise ValueError("give one of tables, path and checkpoint")
+                raise AgentError("qlearning: give one of tables, path and checkpoint, not several")
             path = checkpoint_file(checkpoint)
         self.tables = tables if tables is not None else load_tables(path)
         trained = self.tables.meta.get("config", {})
@@ -92,7 +92,7 @@ class QLearningAgent(SmallestAgent):
         self.rng = as_rng(seed)
         self.tie = tie if tie is not None else trained.get("tie", "random")
         if self.tie not in TIES:
-            raise ValueError(f"tie={self.tie!r}: use 'random' or 'prior'")
+            raise AgentError(f"qlearning: tie={self.tie!r}: use 'random' or 'prior'")
         self.role_bug = bool(role_bug if role_bug is not None else trained.get("role_bug", False))
         self.caution = float(caution if caution is not None else trained.get("caution", 0.0))
         self.min_visits = int(min_visits if min_visits is not None
