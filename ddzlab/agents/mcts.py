@@ -423,6 +423,8 @@ class _Search(SmallestAgent):
         self.backend_asked = backend
         self.backend = resolve_backend(backend)
         self.last_backend: Optional[str] = None   # the backend that ran the last search
+        self.core_tree = None             # the compiled backend's tree arrays, reused (`mcts_compiled`)
+        self.core_plan = None             # and its plan and kernel inputs, kept (`mcts_compiled.plan`)
 
     def _run_search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
         """The search on this agent's backend: the compiled core when it can play this
@@ -481,7 +483,20 @@ class _Search(SmallestAgent):
                 node.reward += 1.0
             node = node.parent
 
-    last_eval: Optional[dict] = None
+    _eval: Optional[dict] = None
+    _eval_of: Optional[tuple[dict, int]] = None
+
+    @property
+    def last_eval(self) -> Optional[dict]:
+        """`ddzlab.agents.base.Evaluating`: made from the last search's statistics when first
+        read (`search_eval`), not after every search: most games never read it."""
+        if self._eval_of is not None:
+            self._eval, self._eval_of = search_eval(*self._eval_of), None
+        return self._eval
+
+    @last_eval.setter
+    def last_eval(self, value: Optional[dict]) -> None:
+        self._eval, self._eval_of = value, None
 
     def bid(self, obs: Observation) -> int:
         self.last_eval = None
@@ -500,7 +515,7 @@ class _Search(SmallestAgent):
             k = (v, r / v if v else 0.0)
             if k > key:
                 best, key = m, k
-        self.last_eval = search_eval(stats, self.last_iterations)
+        self._eval_of = (stats, self.last_iterations)
         return best
 
     def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:

@@ -19,7 +19,7 @@ import numpy as np
 from ..determinize import BombGuesser, NoisyOracleGuesser, UniformGuesser, determinize
 from ..game import Game, Observation
 from ..moves import Move
-from ..moves.compiled import core_table, encode, supports
+from ..moves.compiled import core_table, supports
 from ..search import POLICIES, Tree, View, from_game, view_of
 from ..search.sample import sample_world
 from ..search.tree import ismcts, seed, uct
@@ -35,7 +35,27 @@ POOL = 1 << 15
 
 
 def plan(agent: "_Search", obs: Observation) -> Optional[str]:
-    """Why this decision cannot run compiled (None: it can)."""
+    """Why this decision cannot run compiled (None: it can). Remembered per agent for its
+    rules, rollout and guesser (the same objects from decision to decision)."""
+    key = (obs.rules, agent.rollout, agent.guesser)
+    memo = agent.core_plan
+    if memo is None or any(a is not b for a, b in zip(memo[0], key)):
+        memo = agent.core_plan = (key, _plan(agent, obs), None)
+    return memo[1]
+
+
+def _kernel_inputs(agent: "_Search", rules) -> tuple:
+    """(move table, policy number, epsilon, weights tables, weights parameters) of the
+    agent's search under ``rules``; the tables are kept with `plan`'s memo."""
+    policy, epsilon = _policy(agent)
+    key, why, tables = agent.core_plan
+    if tables is None or tables[0] is not rules:
+        tables = (rules, core_table(rules), *_weights_tables(agent, rules))
+        agent.core_plan = (key, why, tables)
+    return tables[1], policy, epsilon, tables[2], tables[3]
+
+
+def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if not supports(obs.rules):
         return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
     if _policy(agent) is None:
@@ -127,19 +147,36 @@ class _Budget:
         return int(max(1, min(left, chunk, CHUNK)))
 
 
-def _stats(obs: Observation, rows) -> dict[Move, tuple[int, float]]:
-    by_key = {encode(m): m for m in obs.legal_moves}
+def _tree(agent: "_Search", nodes: int, pool: int) -> Tree:
+    """The agent's tree, emptied, with room for ``nodes`` nodes (kept from search to search:
+    allocating a tree for every decision cost more than a late position's whole search)."""
+    tree = agent.core_tree
+    if tree is None or (pool and not len(tree.pool_cards)):
+        tree = agent.core_tree = Tree(nodes, pool)
+    else:
+        tree.reset(nodes)
+    return tree
+
+
+def _stats(legal: list[Move], rows: list[tuple[list[int], list[int], list[float]]]
+           ) -> dict[Move, tuple[int, float]]:
+    """{move: (visits, reward)} of the root's children of one tree or several (`Tree.root_stats`
+    rows: indices into ``legal``), added up by move."""
+    if len(rows) == 1:
+        index, visits, reward = rows[0]
+        return {legal[i]: (v, r) for i, v, r in zip(index, visits, reward)}
     stats: dict[Move, list] = {}
-    for cards, meta, visits, reward in rows:
-        st = stats.setdefault(by_key[cards, meta], [0, 0.0])
-        st[0] += visits
-        st[1] += reward
+    for index, visits, reward in rows:
+        for i, v, r in zip(index, visits, reward):
+            st = stats.setdefault(legal[i], [0, 0.0])
+            st[0] += v
+            st[1] += r
     return {m: (v, r) for m, (v, r) in stats.items()}
 
 
 def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: int,
-             policy: int, epsilon: float, pt, wp) -> tuple[list, int]:
-    tree = Tree(512 if budget.cap == math.inf else int(budget.cap - done) + 2, POOL)
+             policy: int, epsilon: float, pt, wp) -> tuple[tuple[list[int], list[int], list[float]], int]:
+    tree = _tree(agent, 512 if budget.cap == math.inf else Tree.nodes_for(int(budget.cap - done)), POOL)
     while True:
         todo = budget.next_chunk(done)
         if todo <= 0:
@@ -150,7 +187,7 @@ def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: 
         agent.last_simulations += sims
         if d < todo:
             tree.grow()
-    return tree.root_stats(), done
+    return tree.root_stats(table, world), done
 
 
 def _end(agent: "_Search") -> Optional[float]:
@@ -162,16 +199,15 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     """The agent's search of ``obs`` on the compiled core, at most ``iterations`` (None: the
     time budget alone): {move: (visits, reward)} of the root's children (``game``: the true
     game, for the cheater)."""
-    table = core_table(obs.rules)
-    policy, epsilon = _policy(agent)
-    pt, wp = _weights_tables(agent, obs.rules)
+    plan(agent, obs)
+    table, policy, epsilon, pt, wp = _kernel_inputs(agent, obs.rules)
     split, width, c = agent.moves == "split", agent.width, agent.c
     if agent.name == "mcts_cheat":
         seed(int(agent.rng.integers(2**62)))
         rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
                               policy, epsilon, pt, wp)
         agent.last_iterations = done
-        return _stats(obs, rows)
+        return _stats(obs.legal_moves, [rows])
     # the kernels trust the view: one world dealt by the reference path first, so a position
     # that is no legal game (a 19-card landlord hand) is refused as the Python backend refuses it
     determinize(obs, np.random.default_rng(0), UniformGuesser())
@@ -179,7 +215,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     seed(int(agent.rng.integers(2**62)))
     if agent.name == "ismcts":
         budget = _Budget(agent, iterations, _end(agent))
-        tree = Tree(4096 if iterations is None else iterations + 2)
+        tree = _tree(agent, 4096 if iterations is None else Tree.nodes_for(iterations), 0)
         done = 0
         while True:
             todo = budget.next_chunk(done)
@@ -192,7 +228,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if d < todo:
                 tree.grow()
         agent.last_iterations = done
-        return _stats(obs, tree.root_stats())
+        return _stats(obs.legal_moves, [tree.root_stats(table, view.template)])
     # determinized UCT: `worlds` deals, the budget shared equally, root visits added up
     rows, done, k = [], 0, agent.worlds
     start = agent.clock() if agent.seconds is not None else 0.0
@@ -202,9 +238,9 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
         share = iterations * (w + 1) // k if iterations is not None else None
         budget = _Budget(agent, share, start + agent.seconds * (w + 1) / k if agent.seconds is not None else None)
         more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon, pt, wp)
-        rows += more
+        rows.append(more)
     agent.last_iterations = done
-    return _stats(obs, rows)
+    return _stats(obs.legal_moves, rows)
 
 
 __all__ = ["plan", "search", "CHUNK"]

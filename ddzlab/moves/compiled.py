@@ -46,7 +46,8 @@ T_CHAINS = 42         # (kind, width, step, min_len, max_len) per chain spec, up
 T_NATTACH = 72
 T_ATTACH = 73         # (kind, base width, base step, kicker width, per unit, min, max, distinct,
 #                       is a unit attachment (base trio/quad), -) per attachment, up to 10
-T_SIZE = 173
+T_CHAIN_SLOTS = 173   # the chain ranks as a slot mask: bit 4r set when rank r may stand in a chain
+T_SIZE = 174
 A_FIELDS = 10
 C_FIELDS = 5
 
@@ -70,6 +71,7 @@ def core_table(rules: Rules) -> np.ndarray:
     for r in range(N_RANKS):
         t[T_DECK + r] = (rules.deck >> (4 * r)) & 15
         t[T_CHAIN_OK + r] = r in rules.chain_ranks
+        t[T_CHAIN_SLOTS] |= int(r in rules.chain_ranks) << (4 * r)
     t[T_ROCKET] = rules.rocket
     trio = rules.chain(Kind.TRIO_CHAIN)
     t[T_LONGEST_TRIO] = trio.max_len if trio else 0
@@ -133,6 +135,32 @@ def _split_scratch(bits, sc):
     for r in range(15):
         c[r] = (bits >> (4 * r)) & 15
     return c, sc[16:31], sc[32:47]
+
+
+#: bit 0 of each of the 15 four-bit slots of a packed hand
+_SLOT_LOW = sum(1 << (4 * r) for r in range(15))
+
+
+@njit(cache=True, inline="always")
+def _at_least(bits, w):
+    """The ranks ``bits`` holds at least ``w`` times (w = 1..4), as a slot mask (bit 4r):
+    bit arithmetic on the packed counts, for the generators' quick skips."""
+    if w == 1:
+        return (bits | bits >> 1 | bits >> 2 | bits >> 3) & _SLOT_LOW
+    if w == 2:
+        return (bits >> 1 | bits >> 2 | bits >> 3) & _SLOT_LOW
+    if w == 3:
+        return (bits >> 2 | bits >> 3 | (bits >> 1 & bits)) & _SLOT_LOW
+    return (bits >> 2 | bits >> 3) & _SLOT_LOW
+
+
+@njit(cache=True, inline="always")
+def _has_run(mask, length):
+    """Whether the slot mask holds ``length`` consecutive ranks."""
+    y = mask
+    for i in range(1, length):
+        y &= mask >> (4 * i)
+    return y != 0
 
 
 @njit(cache=True)
@@ -285,6 +313,8 @@ def lead_moves(t, bits, oc, om, sc):
             if t[o + 1] != w:
                 continue
             kind, lo, hi = t[o], t[o + 3], t[o + 4]
+            if not _has_run(_at_least(bits, w) & t[T_CHAIN_SLOTS], lo):
+                continue                        # no run of lo ranks: the scan below finds nothing
             r = 0
             while r < 15:                       # maximal runs of chain ranks held w times
                 if not (t[T_CHAIN_OK + r] and c[r] >= w):
@@ -310,6 +340,9 @@ def lead_moves(t, bits, oc, om, sc):
             if t[o + 8] != unit_pass:
                 continue
             width, lo, hi = t[o + 1], t[o + 5], t[o + 6]
+            held = _at_least(bits, width)
+            if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo)):
+                continue                        # no main part of this attachment: nothing below
             for s in range(15):
                 if c[s] < width:
                     continue
@@ -328,14 +361,73 @@ def lead_moves(t, bits, oc, om, sc):
 @njit(cache=True)
 def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     """Every reply of packed hand ``bits`` to the move (``beat_cards``, ``beat_meta``), then
-    pass, in `MoveGenerator.following`'s order; returns the count written (``sc``: `scratch`)."""
-    c, pool, caps = _split_scratch(bits, sc)
+    pass, in `MoveGenerator.following`'s order; returns the count written (``sc``: `scratch`).
+    Counts are read off ``bits``; a kind is skipped when the slot masks show it has no reply
+    above the move (`_at_least`, `_has_run`), and the scratch is filled only for kickers."""
     kind = beat_meta & 31
     above = ((beat_meta >> 5) & 31) - 1
     length = beat_meta >> 10
     n = 0
     if kind == K_ROCKET:
         return _emit(oc, om, n, 0, 0)
+    shift = 4 * (above + 1)                     # slot masks >> shift: the ranks above the move's
+    if kind == K_BOMB:
+        for r in range(above + 1, 15):
+            if (bits >> (4 * r)) & 15 == 4:
+                n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
+    else:
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u] == kind:
+                w = t[T_UNITS + 2 * u + 1]
+                if _at_least(bits, w) >> shift == 0:
+                    continue
+                for r in range(above + 1, 15):
+                    if (bits >> (4 * r)) & 15 >= w:
+                        n = _emit(oc, om, n, w << (4 * r), kind + 32 * (r + 1) + 1024)
+        for ch in range(t[T_NCHAINS]):
+            o = T_CHAINS + C_FIELDS * ch
+            if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
+                continue
+            w = t[o + 1]
+            if not _has_run((_at_least(bits, w) & t[T_CHAIN_SLOTS]) >> shift, length):
+                continue
+            part = 0
+            for q in range(length):
+                part += w << (4 * q)
+            for s in range(above + 1, 15):
+                k, r = 0, s
+                while r < 15 and t[T_CHAIN_OK + r] and (bits >> (4 * r)) & 15 >= w and k < length:
+                    k += 1
+                    r += 1
+                if k == length:
+                    n = _emit(oc, om, n, part << (4 * s), kind + 32 * (s + 1) + 1024 * length)
+        for a in range(t[T_NATTACH]):
+            o = T_ATTACH + A_FIELDS * a
+            if t[o] != kind or not t[o + 5] <= length <= t[o + 6]:
+                continue
+            width = t[o + 1]
+            held = _at_least(bits, width) >> shift
+            if held == 0 or (not t[o + 8] and not _has_run(held & (t[T_CHAIN_SLOTS] >> shift), length)):
+                continue
+            c, pool, caps = _split_scratch(bits, sc)
+            for s in range(above + 1, 15):
+                if t[o + 8]:
+                    if c[s] >= width:
+                        n = _attached(t, a, c, 1, s, False, pool, caps, oc, om, n)
+                    continue
+                k, r = 0, s
+                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < length:
+                    k += 1
+                    r += 1
+                if k == length:
+                    n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
+        if _at_least(bits, 4):
+            for r in range(15):
+                if (bits >> (4 * r)) & 15 == 4 and t[T_DECK + r] == 4:
+                    n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
+    if t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+        n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
+    return _emit(oc, om, n, 0, 0)
     if kind == K_BOMB:
         for r in range(above + 1, 15):
             if c[r] == 4:
@@ -378,7 +470,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
                     r += 1
                 if k == length:
                     n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
-        for r in range(15):
+        for r in range(15 if _at_least(bits, 4) else 0):
             if c[r] == 4 and t[T_DECK + r] == 4:
                 n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
     if t[T_ROCKET] and c[_RB] and c[_RR]:

@@ -56,14 +56,18 @@ def from_game(game: Game) -> np.ndarray:
     return st
 
 
+_NIBBLES = 0x0F0F0F0F0F0F0F0F
+
+
 @njit(cache=True)
 def size_of(bits):
-    """Cards in a packed hand."""
-    n = 0
-    while bits:
-        n += bits & 15
-        bits >>= 4
-    return n
+    """Cards in a packed hand (of at most 16 slots): the slots summed in parallel, pairwise
+    into bytes, then the bytes (no slot-by-slot loop in the rollouts' hottest step)."""
+    y = (bits & _NIBBLES) + ((bits >> 4) & _NIBBLES)
+    y += y >> 8
+    y += y >> 16
+    y += y >> 32
+    return y & 0xFF
 
 
 @njit(cache=True)

@@ -26,9 +26,18 @@ N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N
 N_FIELDS = 11
 
 
+#: a root node's fields (no parent, no seat, no move, no children, no untried moves yet)
+_ROOT = np.zeros(N_FIELDS, dtype=np.int64)
+_ROOT[[N_PARENT, N_SEAT, N_FIRST, N_LAST, N_NEXT, N_USTART]] = -1
+
+
 class Tree:
     """The arrays of one search tree: ``ints[node]`` (`N_*` fields), ``reward[node]``, the
-    untried-move pool of UCT (``pool_cards``/``pool_meta``) and ``used`` = [nodes, pool]."""
+    untried-move pool of UCT (``pool_cards``/``pool_meta``) and ``used`` = [nodes, pool].
+
+    An agent keeps one and `reset`s it for every search: the arrays are reused from decision
+    to decision (allocating them anew cost more than the search of a late, small position).
+    """
 
     def __init__(self, nodes: int, pool: int = 0) -> None:
         self.ints = np.zeros((nodes, N_FIELDS), dtype=np.int64)
@@ -36,7 +45,24 @@ class Tree:
         self.pool_cards = np.empty(pool, dtype=np.int64)
         self.pool_meta = np.empty(pool, dtype=np.int64)
         self.used = np.zeros(2, dtype=np.int64)
+        self.rows = np.empty((2, MAX_MOVES), dtype=np.int64)    # `root_rows`' output
+        self.row_reward = np.empty(MAX_MOVES, dtype=np.float64)
         _new_node(self.ints, self.reward, self.used, -1, -1, 0, 0)
+
+    @staticmethod
+    def nodes_for(iterations: int) -> int:
+        """Node rows that ``iterations`` iterations fill at most (one new node each, the
+        root, and the two spare rows the kernels keep): no `grow` in between."""
+        return iterations + 3
+
+    def reset(self, nodes: int = 0) -> None:
+        """An empty tree (the root alone) with room for at least ``nodes`` nodes."""
+        if len(self.ints) < nodes:
+            self.ints = np.zeros((nodes, N_FIELDS), dtype=np.int64)
+            self.reward = np.zeros(nodes, dtype=np.float64)
+        self.used[0], self.used[1] = 1, 0
+        self.ints[0] = _ROOT              # `_new_node`'s root, without a kernel call
+        self.reward[0] = 0.0
 
     def grow(self) -> None:
         """Double whichever array is nearly full."""
@@ -48,14 +74,14 @@ class Tree:
             self.pool_cards = np.concatenate([self.pool_cards, np.zeros(extra, dtype=np.int64)])
             self.pool_meta = np.concatenate([self.pool_meta, np.zeros(extra, dtype=np.int64)])
 
-    def root_stats(self) -> list[tuple[int, int, int, float]]:
-        """(cards, meta, visits, reward) of each child of the root, in expansion order (the
-        order of their indices)."""
-        ints = self.ints[:self.used[0]]
-        kids = np.flatnonzero(ints[:, N_PARENT] == 0)
-        rows = ints[kids]
-        return list(zip(rows[:, N_CARDS].tolist(), rows[:, N_META].tolist(), rows[:, N_VISITS].tolist(),
-                        self.reward[kids].tolist()))
+    def root_stats(self, t: np.ndarray, root: np.ndarray) -> tuple[list[int], list[int], list[float]]:
+        """(index, visits, reward) of each child of the root, in expansion order; index: the
+        place of the child's move in the legal list of the root position ``root`` (a state
+        array; ``t``: `ddzlab.moves.compiled.core_table`), which is `Game.legal_moves`' order."""
+        k = root_rows(t, root, self.ints, self.reward, self.rows, self.row_reward)
+        if k < 0:
+            raise AssertionError("a root child's move is not legal at the root: a corrupt tree")
+        return self.rows[0, :k].tolist(), self.rows[1, :k].tolist(), self.row_reward[:k].tolist()
 
 
 @njit(cache=True)
@@ -87,6 +113,32 @@ def _new_node(ints, reward, used, parent, seat, cards, meta):
             ints[ints[parent, N_LAST], N_NEXT] = i
         ints[parent, N_LAST] = i
     return i
+
+
+@njit(cache=True)
+def root_rows(t, root, ints, reward, rows, row_reward):
+    """The root's children into ``rows`` (index in the legal list of ``root``, visits) and
+    ``row_reward``, in expansion order; returns their number (-1: a move not found)."""
+    oc = np.empty(MAX_MOVES, dtype=np.int64)
+    om = np.empty(MAX_MOVES, dtype=np.int64)
+    sc = np.empty(SCRATCH, dtype=np.int64)
+    n = legal(t, root, oc, om, sc)
+    k = 0
+    ch = ints[0, N_FIRST]
+    while ch >= 0:
+        at = -1
+        for i in range(n):
+            if oc[i] == ints[ch, N_CARDS] and om[i] == ints[ch, N_META]:
+                at = i
+                break
+        if at < 0:
+            return -1
+        rows[0, k] = at
+        rows[1, k] = ints[ch, N_VISITS]
+        row_reward[k] = reward[ch]
+        k += 1
+        ch = ints[ch, N_NEXT]
+    return k
 
 
 @njit(cache=True)
@@ -229,4 +281,4 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     return done, sims
 
 
-__all__ = ["Tree", "seed", "uct", "ismcts"]
+__all__ = ["Tree", "seed", "uct", "ismcts", "root_rows"]
