@@ -428,54 +428,6 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     if t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
         n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
     return _emit(oc, om, n, 0, 0)
-    if kind == K_BOMB:
-        for r in range(above + 1, 15):
-            if c[r] == 4:
-                n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
-    else:
-        for u in range(t[T_NUNITS]):
-            if t[T_UNITS + 2 * u] == kind:
-                w = t[T_UNITS + 2 * u + 1]
-                for r in range(above + 1, 15):
-                    if c[r] >= w:
-                        n = _emit(oc, om, n, w << (4 * r), kind + 32 * (r + 1) + 1024)
-        for ch in range(t[T_NCHAINS]):
-            o = T_CHAINS + C_FIELDS * ch
-            if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
-                continue
-            w = t[o + 1]
-            part = 0
-            for q in range(length):
-                part += w << (4 * q)
-            for s in range(above + 1, 15):
-                k, r = 0, s
-                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= w and k < length:
-                    k += 1
-                    r += 1
-                if k == length:
-                    n = _emit(oc, om, n, part << (4 * s), kind + 32 * (s + 1) + 1024 * length)
-        for a in range(t[T_NATTACH]):
-            o = T_ATTACH + A_FIELDS * a
-            if t[o] != kind or not t[o + 5] <= length <= t[o + 6]:
-                continue
-            width = t[o + 1]
-            for s in range(above + 1, 15):
-                if t[o + 8]:
-                    if c[s] >= width:
-                        n = _attached(t, a, c, 1, s, False, pool, caps, oc, om, n)
-                    continue
-                k, r = 0, s
-                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < length:
-                    k += 1
-                    r += 1
-                if k == length:
-                    n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
-        for r in range(15 if _at_least(bits, 4) else 0):
-            if c[r] == 4 and t[T_DECK + r] == 4:
-                n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
-    if t[T_ROCKET] and c[_RB] and c[_RR]:
-        n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
-    return _emit(oc, om, n, 0, 0)
 
 
 def compiled_moves(bits: int, rules: Rules, to_beat: Optional[Move] = None) -> list[Move]:
