@@ -21,10 +21,13 @@ from ddzlab.deals import Deal, generate_deals
 from ddzlab.determinize import UniformGuesser
 from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
-from ddzlab.moves.compiled import compiled_moves, core_table, decode, encode, supports
+from ddzlab.errors import OutOfTurnError, RulesError
+from ddzlab.moves.compiled import MAX_MOVES, SCRATCH, compiled_moves, core_table, decode, encode, supports
 from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD
 from ddzlab.search import view_of
+from ddzlab.search.policies import greedy_index
 from ddzlab.search.sample import sample_world
+from ddzlab.search.state import S_HAND, S_SIZE, from_game, legal
 from ddzlab.search.tree import seed as seed_core
 from ddzlab.cards import Hand
 
@@ -63,8 +66,32 @@ def test_encode_decode_round_trip():
 def test_rule_sets_without_a_core_are_named():
     assert supports(STANDARD) and supports(MINI)
     assert not supports(HOMEWORK) and not supports(WILDCARD)
-    with pytest.raises(ValueError, match="wildcard"):
+    with pytest.raises(RulesError, match="wildcard"):
         core_table(WILDCARD)
+
+
+def test_the_core_state_refuses_a_game_still_bidding():
+    with pytest.raises(OutOfTurnError, match="bidding"):
+        from_game(Game(generate_deals(1, seed=0)[0]))
+
+
+@pytest.mark.parametrize("last_cards, bombs", [(4, True), (5, False), (1, True)])
+def test_greedy_rollout_bombs_only_a_player_down_to_four_cards(last_cards, bombs):
+    # The rollout's greedy rule: a bomb may answer the last player only when that player
+    # holds 4 cards or fewer. Hand 4444KK against a solo 3, Q = size + d(rest) (+ -1 for a
+    # play that breaks a four; d: the most cards one play takes, kickers not counted): the
+    # bomb 4 + d(KK) = 6, solo K 1 + d(4444K) = 5, solo 4 1 + d(444KK) - 1 = 3. So the bomb
+    # when bombs are allowed, else solo K.
+    game = next(g for g in (Game(d, landlord=0) for d in generate_deals(20, seed=1)) if g.hands[0] & 15)
+    game.play(Hand("3"))                # the landlord leads a solo 3; seat 1's hand is then set
+    st = from_game(game)
+    st[S_HAND + 1], st[S_SIZE + 1] = Hand("4444KK").bits, 6
+    st[S_SIZE + 0] = last_cards
+    oc, om, sc = (np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64),
+                  np.empty(SCRATCH, dtype=np.int64))
+    n = legal(core_table(STANDARD), st, oc, om, sc)
+    chosen = decode(oc[greedy_index(st, oc, om, n)], om[greedy_index(st, oc, om, n)])
+    assert chosen == detect("4444" if bombs else "K")
 
 
 def _observation(seed: int, moves: int):

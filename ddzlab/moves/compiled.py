@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..cards import N_RANKS, RB, RR
+from ..errors import RulesError
 from ..rules import KIND_SHAPE, Kind, Rules
 from .move import PASS, Move
 
@@ -65,7 +66,7 @@ def supports(rules: Rules) -> bool:
 def core_table(rules: Rules) -> np.ndarray:
     """The rule set as the kernels read it (see the ``T_*`` offsets); built once per rules."""
     if not supports(rules):
-        raise ValueError(f"the compiled core does not play the {rules.name} rules: "
+        raise RulesError(f"the compiled core does not play the {rules.name} rules: "
                          "use the Python generator (ddzlab.moves)")
     t = np.zeros(T_SIZE, dtype=np.int64)
     for r in range(N_RANKS):
@@ -97,12 +98,30 @@ def encode(move: Move) -> tuple[int, int]:
     return move.cards, int(move.kind) + 32 * (move.rank + 1) + 1024 * move.length
 
 
+@njit(cache=True, inline="always")
+def meta_kind(meta):
+    """The `Kind` number of a kernel's move meta (0: pass)."""
+    return meta & 31
+
+
+@njit(cache=True, inline="always")
+def meta_rank(meta):
+    """The rank of a kernel's move meta (the `Move.rank`: -1 for a pass)."""
+    return ((meta >> 5) & 31) - 1
+
+
+@njit(cache=True, inline="always")
+def meta_length(meta):
+    """The length of a kernel's move meta (`Move.length`)."""
+    return meta >> 10
+
+
 def decode(cards: int, meta: int) -> Move:
     """The `Move` of a kernel's (cards, meta)."""
-    kind = meta & 31
+    kind = meta_kind.py_func(meta)
     if kind == 0:
         return PASS
-    return Move(Kind(kind), ((meta >> 5) & 31) - 1, meta >> 10, int(cards))
+    return Move(Kind(kind), meta_rank.py_func(meta), meta_length.py_func(meta), int(cards))
 
 
 # -- kernels ------------------------------------------------------------------------------
@@ -364,9 +383,9 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     pass, in `MoveGenerator.following`'s order; returns the count written (``sc``: `scratch`).
     Counts are read off ``bits``; a kind is skipped when the slot masks show it has no reply
     above the move (`_at_least`, `_has_run`), and the scratch is filled only for kickers."""
-    kind = beat_meta & 31
-    above = ((beat_meta >> 5) & 31) - 1
-    length = beat_meta >> 10
+    kind = meta_kind(beat_meta)
+    above = meta_rank(beat_meta)
+    length = meta_length(beat_meta)
     n = 0
     if kind == K_ROCKET:
         return _emit(oc, om, n, 0, 0)

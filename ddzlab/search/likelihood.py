@@ -25,7 +25,7 @@ from numba import njit
 from ..determinize import (DeterminizeError, UniformGuesser, hidden_sizes, known_cards, modelled_seats,
                            pool_key, start_of_play)
 from ..game import Observation
-from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, encode
+from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, encode, meta_kind
 from .policies import greedy_index
 from .state import S_HAND, from_game, legal, play
 from .tree import seed
@@ -45,7 +45,7 @@ def _log_likelihood(t, st0, seats, row, hist_cards, hist_meta, scored, eps, st, 
             n = legal(t, st, oc, om, sc)
             if n > 1:
                 g = greedy_index(st, oc, om, n)
-                if oc[g] == hist_cards[i] and (om[g] & 31) == (hist_meta[i] & 31):
+                if oc[g] == hist_cards[i] and meta_kind(om[g]) == meta_kind(hist_meta[i]):
                     total += hit
                 else:
                     total += math.log(eps / (n - 1))

@@ -12,7 +12,7 @@ from numba import njit
 
 from ..analysis.greedy import MAX_Q
 from ..cards import R2
-from ..moves.compiled import K_BOMB, K_ROCKET, SCRATCH
+from ..moves.compiled import K_BOMB, K_ROCKET, SCRATCH, meta_kind
 from ..rules import Kind
 from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
@@ -79,7 +79,7 @@ def greedy_index(st, oc, om, n):
     s = st[S_TO_ACT]
     hand = st[S_HAND + s]
     for i in range(n):
-        if om[i] & 31 and oc[i] == hand:
+        if meta_kind(om[i]) and oc[i] == hand:
             return i
     following = st[S_LAST_META] >= 0
     threat = False
@@ -90,7 +90,7 @@ def greedy_index(st, oc, om, n):
         threat = st[S_SIZE + last] <= 4
     best, best_q = -1, 0
     for i in range(n):
-        kind = om[i] & 31
+        kind = meta_kind(om[i])
         if kind == 0 or (following and not threat and (kind == K_BOMB or kind == K_ROCKET)):
             continue
         q = q_cards(hand, oc[i], size_of(oc[i]))
@@ -107,7 +107,7 @@ def halfsolo_index(om, n, over):
         return int(np.random.random() * n)
     k = 0
     for i in range(n):
-        if om[i] & 31 == K_SOLO:
+        if meta_kind(om[i]) == K_SOLO:
             k += 1
     if k < 2:
         return int(np.random.random() * n)
@@ -115,13 +115,13 @@ def halfsolo_index(om, n, over):
     if u < n - k:
         want = int(u)
         for i in range(n):
-            if om[i] & 31 != K_SOLO:
+            if meta_kind(om[i]) != K_SOLO:
                 if want == 0:
                     return i
                 want -= 1
     want = int(np.random.random() * k)
     for i in range(n):
-        if om[i] & 31 == K_SOLO:
+        if meta_kind(om[i]) == K_SOLO:
             if want == 0:
                 return i
             want -= 1
@@ -161,7 +161,7 @@ def split_filter(st, oc, om, n, width, fc, fm):
     """`ddzlab.agents.mcts.split_filter` (applied when more than ``width`` moves): the
     ``width`` best plays by Q, the plays that empty the hand, then pass; into ``fc``/``fm``."""
     hand = st[S_HAND + st[S_TO_ACT]]
-    plays = n - 1 if om[n - 1] & 31 == 0 else n
+    plays = n - 1 if meta_kind(om[n - 1]) == 0 else n
     if n <= width or plays <= width:
         for i in range(n):
             fc[i] = oc[i]

@@ -36,9 +36,9 @@ from numba import njit
 
 from ..analysis.power import (MAX_POWER_STATES, SEED_POWER, PowerConstants, move_power,
                               refuse_large_hand)
-from ..errors import SearchLimitError
+from ..errors import RulesError, SearchLimitError
 from ..moves import Move
-from ..moves.compiled import MAX_MOVES, core_table, lead_moves
+from ..moves.compiled import MAX_MOVES, core_table, lead_moves, meta_kind, meta_length, meta_rank
 from ..rules import KIND_SHAPE, Kind, Rules
 
 #: kinds and main ranks the power table covers (`Kind` values are below 32, ranks below 15)
@@ -71,7 +71,7 @@ def _shared_tables(rules: Rules, constants: PowerConstants) -> tuple[np.ndarray,
     order: list[Kind] = list(rules.units) + [Kind.ROCKET] + [c.kind for c in rules.chains] \
         + [a.kind for a in rules.attachments]
     if len(set(order)) != len(order):
-        raise ValueError(f"the {rules.name} rules name a kind twice: no compiled hand power")
+        raise RulesError(f"the {rules.name} rules name a kind twice: no compiled hand power")
     kgroup = np.full(N_KINDS, 99, dtype=np.int64)
     for i, kind in enumerate(order):
         kgroup[int(kind)] = i
@@ -123,10 +123,10 @@ def context(rules: Rules, constants: PowerConstants = SEED_POWER, memo_bits: int
 @njit(cache=True, inline="always")
 def play_power(ptab, meta):
     """`move_power` of the play with this meta (pass: 0)."""
-    kind = meta & 31
+    kind = meta_kind(meta)
     if kind == 0:
         return 0.0
-    return ptab[kind, ((meta >> 5) & 31) - 1, meta >> 10]
+    return ptab[kind, meta_rank(meta), meta_length(meta)]
 
 
 @njit(cache=True, inline="always")
@@ -147,8 +147,8 @@ def hand_plays(t, pt, bits, pc, pm, pp, start, sc):
     key = np.empty(n, dtype=np.int64)
     for i in range(n):
         meta = pm[i]
-        key[i] = (((low_rank(pc[i]) * 64 + pt.kgroup[meta & 31]) * 32 + ((meta >> 5) & 31)) * 32
-                  + (meta >> 10))
+        key[i] = (((low_rank(pc[i]) * 64 + pt.kgroup[meta_kind(meta)]) * 32 + (meta_rank(meta) + 1)) * 32
+                  + meta_length(meta))
     order = np.argsort(key, kind="mergesort")
     tc = pc[:n].copy()
     tm = pm[:n].copy()
@@ -256,6 +256,7 @@ def split(pt, bits, pc, pm, pp, start, oc, om):
         target = power(pt, bits, pc, pp, start)
         big = bits | _GUARD
         low = low_rank(bits)
+        found = False
         for j in range(start[low], start[low + 1]):
             cards = pc[j]
             if (big - cards) & _GUARD == _GUARD and pp[j] + power(pt, bits - cards, pc, pp, start) == target:
@@ -263,7 +264,10 @@ def split(pt, bits, pc, pm, pp, start, oc, om):
                 om[k] = pm[j]
                 k += 1
                 bits -= cards
+                found = True
                 break
+        if not found:       # the power is a max over these very sums: unreachable unless the tables disagree
+            raise RuntimeError("split: no play of the lowest rank reaches the hand's power")
     return k
 
 

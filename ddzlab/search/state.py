@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..errors import OutOfTurnError
 from ..game import Game, Phase
-from ..moves.compiled import K_BOMB, K_ROCKET, T_DECK, encode, follow_moves, lead_moves
+from ..moves.compiled import K_BOMB, K_ROCKET, T_DECK, encode, follow_moves, lead_moves, meta_kind
 
 S_HAND, S_SIZE, S_PLAYS = 0, 3, 6
 S_TO_ACT, S_LORD, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT = 9, 10, 11, 12, 13
@@ -39,7 +40,7 @@ def put_turn(st: np.ndarray, src) -> None:
 def from_game(game: Game) -> np.ndarray:
     """The state array of a game in play (or finished)."""
     if game.phase is Phase.BIDDING:
-        raise ValueError("the search core plays the card play: finish the bidding first")
+        raise OutOfTurnError("the search core plays the card play: finish the bidding first")
     st = np.zeros(N_STATE, dtype=np.int64)
     for s in range(game.players):
         st[S_HAND + s] = game.hands[s]
@@ -85,7 +86,7 @@ def play(st, cards, meta):
     """The seat to act plays (cards, meta), one of its legal moves (`Game.push`)."""
     s = st[S_TO_ACT]
     players = st[S_PLAYERS]
-    kind = meta & 31
+    kind = meta_kind(meta)
     if kind == 0:
         passes = st[S_PASSES] + 1
         if passes == players - 1:             # everyone else passed: the trick is over

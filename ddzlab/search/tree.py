@@ -240,6 +240,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
         node = 0
         while st[S_WINNER] < 0:
             n = _moves(t, st, split, width, oc, om, fc, fm, sc)
+            if n == 0:      # a game in play always has a move: a state array the rules cannot reach
+                raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
             untried = 0
             for i in range(n):
                 found = -1

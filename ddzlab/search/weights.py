@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, follow_moves
+from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, follow_moves, meta_kind, meta_length, meta_rank
 from ..rules import Kind, Rules
 from .power import PowerTables, context, hand_plays, power, split
 from .state import (S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER,
@@ -67,13 +67,8 @@ class Ctx(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _rank(meta):
-    return ((meta >> 5) & 31) - 1
-
-
-@njit(cache=True, inline="always")
 def _bomb(meta):
-    k = meta & 31
+    k = meta_kind(meta)
     return k == K_BOMB or k == K_ROCKET
 
 
@@ -89,7 +84,7 @@ def _value(pt, c, i):
     if c.have[i]:
         return c.val[i]
     v = 0.0
-    if c.om[i] & 31:
+    if meta_kind(c.om[i]):
         v = power(pt, c.hand - c.oc[i], c.pc, c.pp, c.start) - c.base
         if c.cost != 0.0:
             v -= c.cost * _high(c.oc[i])
@@ -100,7 +95,7 @@ def _value(pt, c, i):
 
 @njit(cache=True)
 def _pred(meta, code, lo, hi):
-    kind = meta & 31
+    kind = meta_kind(meta)
     if code == NOT_SOLO:
         return kind != K_SOLO and not _bomb(meta)
     if code == NOT_PAIR:
@@ -111,7 +106,7 @@ def _pred(meta, code, lo, hi):
         return True
     if _bomb(meta):
         return False
-    r = _rank(meta)
+    r = meta_rank(meta)
     return code == PLAIN or lo <= r <= hi
 
 
@@ -126,7 +121,7 @@ def best(pt, c, code, lo, hi):
         if _pred(c.om[i], code, lo, hi):
             cand[k] = i
             # sorted by -bound = move power, stably: pass has bound 0
-            key[k] = pt.ptab[c.om[i] & 31, _rank(c.om[i]), c.om[i] >> 10] if c.om[i] & 31 else -0.0
+            key[k] = pt.ptab[meta_kind(c.om[i]), meta_rank(c.om[i]), meta_length(c.om[i])] if meta_kind(c.om[i]) else -0.0
             k += 1
     order = np.argsort(key[:k], kind="mergesort")
     arg, tv, tr, ts = -1, 0.0, 0, 0
@@ -136,7 +131,7 @@ def best(pt, c, code, lo, hi):
         if arg >= 0 and b < tv:
             break
         v = _value(pt, c, i)
-        r = _rank(c.om[i])
+        r = meta_rank(c.om[i])
         s = size_of(c.oc[i])
         if arg < 0 or v > tv or (v == tv and (r < tr or (r == tr and s < ts))):
             arg, tv, tr, ts = i, v, r, s
@@ -151,11 +146,11 @@ def _beatable(t, st, cards, meta, most, fc, fm, sc):
         return False
     hidden = unseen(t, st, st[S_TO_ACT])
     pc, pm = cards, meta
-    probe = _PROBE[meta & 31]
+    probe = _PROBE[meta_kind(meta)]
     if probe:                       # judged by the main part, kickers assumed found
         if probe < 0:
             return False
-        rank, length = _rank(meta), meta >> 10
+        rank, length = meta_rank(meta), meta_length(meta)
         width = 4 if probe == K_QUAD_CHAIN else 3
         pc = 0
         for q in range(length):
@@ -165,7 +160,7 @@ def _beatable(t, st, cards, meta, most, fc, fm, sc):
             return False
     n = follow_moves(t, hidden, pc, pm, fc, fm, sc)
     for i in range(n):
-        if fm[i] & 31 and not _bomb(fm[i]) and size_of(fc[i]) <= most:
+        if meta_kind(fm[i]) and not _bomb(fm[i]) and size_of(fc[i]) <= most:
             return True
     return False
 
@@ -231,7 +226,7 @@ def choose_weights(t, pt, w, st, oc, om, n):
             continue
         if rule == R_FINISH:
             for i in range(n):
-                if om[i] & 31 and oc[i] == hand:
+                if meta_kind(om[i]) and oc[i] == hand:
                     return i
         elif rule == R_SPARE:
             if partner < 0 or last_seat != partner or not following:
@@ -256,7 +251,7 @@ def choose_weights(t, pt, w, st, oc, om, n):
                     bombs += 1
                 elif not _beatable(t, st, xc[j], xm[j], most, fc, fm, sc):
                     free += 1
-                    if arg < 0 or (size_of(xc[j]), _rank(xm[j])) > (size_of(xc[arg]), _rank(xm[arg])):
+                    if arg < 0 or (size_of(xc[j]), meta_rank(xm[j])) > (size_of(xc[arg]), meta_rank(xm[arg])):
                         arg = j
             if free and k - free - bombs <= 1:
                 return _find(c, xc[arg], xm[arg])
@@ -269,14 +264,14 @@ def choose_weights(t, pt, w, st, oc, om, n):
                     return i
                 safe, top = -1, -1
                 for j in range(n):
-                    if om[j] & 31 == K_SOLO:
-                        if top < 0 or _rank(om[j]) > _rank(om[top]):
+                    if meta_kind(om[j]) == K_SOLO:
+                        if top < 0 or meta_rank(om[j]) > meta_rank(om[top]):
                             top = j
-                        if (safe < 0 or _rank(om[j]) < _rank(om[safe])) and not _beatable(
+                        if (safe < 0 or meta_rank(om[j]) < meta_rank(om[safe])) and not _beatable(
                                 t, st, oc[j], om[j], most, fc, fm, sc):
                             safe = j
                 return safe if safe >= 0 else top
-            if last_meta & 31 == K_SOLO and enemy[last_seat]:
+            if meta_kind(last_meta) == K_SOLO and enemy[last_seat]:
                 top = _top_of(c, K_SOLO)
                 if top >= 0:
                     return top
@@ -285,13 +280,13 @@ def choose_weights(t, pt, w, st, oc, om, n):
                 continue
             if not following:
                 i, _ = best(pt, c, ANY, 0, 0)
-                if om[i] & 31 != K_PAIR:
+                if meta_kind(om[i]) != K_PAIR:
                     continue
                 i, _ = best(pt, c, NOT_PAIR, 0, 0)
                 if i >= 0:
                     return i
                 continue
-            if last_meta & 31 == K_PAIR and enemy[last_seat]:
+            if meta_kind(last_meta) == K_PAIR and enemy[last_seat]:
                 top = _top_of(c, K_PAIR)
                 if top >= 0:
                     return top
@@ -302,7 +297,7 @@ def choose_weights(t, pt, w, st, oc, om, n):
             kind = K_SOLO if left == 1 else K_PAIR if left == 2 else -1
             low = -1
             for j in range(n):
-                if om[j] & 31 == kind and (low < 0 or _rank(om[j]) < _rank(om[low])):
+                if meta_kind(om[j]) == kind and (low < 0 or meta_rank(om[j]) < meta_rank(om[low])):
                     low = j
             if low >= 0:
                 return low
@@ -328,7 +323,7 @@ def _top_of(c, kind):
     """The legal move of ``kind`` of highest rank (the first), or -1."""
     top = -1
     for j in range(c.n):
-        if c.om[j] & 31 == kind and (top < 0 or _rank(c.om[j]) > _rank(c.om[top])):
+        if meta_kind(c.om[j]) == kind and (top < 0 or meta_rank(c.om[j]) > meta_rank(c.om[top])):
             top = j
     return top
 
@@ -337,9 +332,9 @@ def _top_of(c, kind):
 def _gate(pt, c, w, st, up, partner):
     """`WeightsAgent._gate`: the upstream farmer's gate card on its partner's small solo or pair."""
     meta = st[S_LAST_META]
-    kind = meta & 31
+    kind = meta_kind(meta)
     if (partner < 0 or not up or st[S_LAST_SEAT] != partner or meta < 0 or (kind != K_SOLO and kind != K_PAIR)
-            or _rank(meta) >= w[P_GATE_BELOW] or st[S_SIZE + partner] <= w[P_PARTNER_OUT]):
+            or meta_rank(meta) >= w[P_GATE_BELOW] or st[S_SIZE + partner] <= w[P_PARTNER_OUT]):
         return -1
     i, _ = best(pt, c, GATE, int(w[P_GATE_LO]), int(w[P_GATE_HI]))
     return i
@@ -364,8 +359,8 @@ def _bomb_rule(pt, c, w, st, following, enemy, xc, xm):
             low = -1
             for j in range(nb):
                 i = bombs[j]
-                key = (1 if c.om[i] & 31 == K_ROCKET else 0, _rank(c.om[i]))
-                if low < 0 or key < (1 if c.om[low] & 31 == K_ROCKET else 0, _rank(c.om[low])):
+                key = (1 if meta_kind(c.om[i]) == K_ROCKET else 0, meta_rank(c.om[i]))
+                if low < 0 or key < (1 if meta_kind(c.om[low]) == K_ROCKET else 0, meta_rank(c.om[low])):
                     low = i
             return low
     neg = np.empty(nb, dtype=np.float64)
