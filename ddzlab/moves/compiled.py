@@ -11,7 +11,8 @@ compare both lists move for move, order included (tests/test_compiled.py; at ful
 (``wildcard``, ``homework``) stay on the Python generator: `supports` says which.
 
 A move in the core is two ``int64``: its packed cards and ``meta = kind + 32 (rank + 1)
-+ 1024 length`` (`encode`; a pass is ``(0, 0)``). Kernels write moves into caller-owned
++ 1024 length`` (`encode`; a pass is ``(0, 0)``), read by every kernel through `meta_kind`,
+`meta_rank` and `meta_length`. Kernels write moves into caller-owned
 arrays and return how many they wrote (`MAX_MOVES` is a safe capacity: a hand of the
 standard rules has a few hundred leading moves at most).
 
