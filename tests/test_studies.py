@@ -12,12 +12,13 @@ import pytest
 from ddzlab.agents import make_agent
 from ddzlab.analysis import best_score, min_plays
 from ddzlab.analysis.homework import BudgetExceeded, homework_astar
-from ddzlab.analysis.studies import (astar_tasks, compact_study, dfs_tasks, random_hands, read_study, run_study, solve_astar,
+from ddzlab.analysis.studies import (StudyError, astar_tasks, compact_study, dfs_tasks, random_hands, read_study, run_study, solve_astar,
                                      solve_dfs, study_path, task_hand)
 from ddzlab.arena import duel_games
 from ddzlab.cards import F_BIT, Hand
 from ddzlab.deals import generate_deals, swap_flower
 from ddzlab.errors import DealFileError
+from ddzlab.gzmembers import complete_members
 from ddzlab.rules import STANDARD, WILDCARD
 
 GRID = (("sweep", "homework", (10, 12), ("zero", "ceil")), ("every_order", "homework", (10,), ("zero", "ceil")))
@@ -53,6 +54,26 @@ def test_a_study_resumes_where_it_stopped_and_never_solves_a_task_twice(tmp_path
     grown = run_study("s", more, solve, folder=tmp_path, progress=False)
     assert len(grown) == len(more) and grown.iloc[:len(before)].equals(before)
     assert len(calls) == len(more)              # only the new tasks were solved
+
+
+def test_a_task_stored_twice_is_refused_until_compacted_with_dedupe(tmp_path) -> None:
+    # two runs on the same tasks at once both append their row: the next run refuses the file
+    tasks = astar_tasks(2, grid=GRID)[:3]
+    run_study("s", tasks, solve_astar, folder=tmp_path, progress=False)
+    path = study_path("s", tmp_path)
+    raw = path.read_bytes()
+    members = complete_members(raw)[0]
+    path.write_bytes(raw + gzip.compress(members[-1]))          # the last task's row again
+    assert len(read_study("s", tmp_path)) == 4
+    before = path.read_bytes()
+    with pytest.raises(StudyError, match="1 task.* twice.*dedupe="):
+        run_study("s", tasks, solve_astar, folder=tmp_path, progress=False)
+    assert path.read_bytes() == before                          # refused: nothing appended
+    keys = list(tasks[0])
+    compact_study("s", tmp_path, dedupe=keys)
+    rows = read_study("s", tmp_path)
+    assert len(rows) == 3 and not rows.duplicated(keys).any()
+    assert run_study("s", tasks, solve_astar, folder=tmp_path, progress=False).equals(rows)
 
 
 def test_stored_rows_are_what_the_searches_return(tmp_path) -> None:

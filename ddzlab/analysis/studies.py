@@ -24,6 +24,7 @@ import pandas as pd
 
 from ..cards import Hand
 from ..config import DATA_DIR
+from ..errors import DdzError
 from ..gzmembers import complete_members
 from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
@@ -142,6 +143,13 @@ def draw_split(ax, moves: Sequence[Move], title: str = "") -> None:
 
 # --------------------------------------------------------------------------- stored studies
 STUDIES_DIR = DATA_DIR / "studies"
+
+
+class StudyError(DdzError):
+    """A stored study's rows file that holds a task twice (two runs solved the same task at
+    once): `run_study` refuses to extend it; ``compact_study(name, dedupe=keys)`` repairs it."""
+
+
 def study_path(name: str, folder: Path | None = None) -> Path:
     """The rows file of study ``name``."""
     return (STUDIES_DIR if folder is None else Path(folder)) / f"{name}.csv.gz"
@@ -172,7 +180,14 @@ def run_study(name: str, tasks: Sequence[dict], solve: Callable[[dict], dict], *
     keys = list(tasks[0]) if tasks else []
     stored = read_study(name, folder)
     columns = list(stored.columns) if len(stored) else None
-    done = {tuple(str(r[k]) for k in keys) for r in stored.to_dict("records")}
+    stored_keys = [tuple(str(r[k]) for k in keys) for r in stored.to_dict("records")]
+    done = set(stored_keys)
+    if len(done) < len(stored_keys):
+        seen: set = set()
+        twice = [k for k in stored_keys if k in seen or seen.add(k)]
+        raise StudyError(f"study {name!r} ({path}) holds {len(twice)} task(s) twice, e.g. "
+                         f"{dict(zip(keys, twice[0]))}: two runs solved the same tasks at once; "
+                         f"keep the first rows with compact_study({name!r}, dedupe={keys!r})")
     todo = [t for t in tasks if tuple(str(t[k]) for k in keys) not in done]
     for task in tqdm(todo, desc=name, disable=not progress):
         row = {**task, **solve(task)}
@@ -187,14 +202,21 @@ def run_study(name: str, tasks: Sequence[dict], solve: Callable[[dict], dict], *
     return read_study(name, folder)
 
 
-def compact_study(name: str, folder: Path | None = None) -> int:
+def compact_study(name: str, folder: Path | None = None, dedupe: Sequence[str] | None = None) -> int:
     """Rewrite study ``name``'s rows file as one gzip member holding the same text (one
     member per row compresses poorly); a damaged tail is dropped, later runs append after it.
-    Not while a run is appending to it. Returns the bytes saved."""
+    With ``dedupe`` (the task's fields), a row whose fields repeat an earlier row's is
+    dropped too (the `StudyError` repair). Not while a run is appending to it. Returns the
+    bytes saved."""
     path = study_path(name, folder)
     raw = path.read_bytes()
+    text = b"".join(complete_members(raw)[0])
+    if dedupe:
+        rows = read_study(name, folder)
+        kept = rows[~rows.astype(str).duplicated(list(dedupe))]
+        text = kept.to_csv(index=False, lineterminator="\n").encode()
     tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(gzip.compress(b"".join(complete_members(raw)[0]), compresslevel=9, mtime=0))
+    tmp.write_bytes(gzip.compress(text, compresslevel=9, mtime=0))
     tmp.replace(path)                                  # atomic: the old file or the new one
     return len(raw) - path.stat().st_size
 
@@ -304,7 +326,7 @@ def solve_dfs(task: dict) -> dict:
     return row
 
 
-__all__ = ["random_hands", "fewest_plays_table", "score_table", "score_time_by_size",
+__all__ = ["StudyError", "random_hands", "fewest_plays_table", "score_table", "score_time_by_size",
            "pruning_ablation", "split_examples", "draw_split", "read_study", "run_study",
            "study_path", "compact_study", "task_hand", "cold_caches", "astar_tasks", "solve_astar", "dfs_tasks",
            "solve_dfs", "ASTAR_GRID", "ASTAR_BUDGET", "STUDIES_DIR"]
