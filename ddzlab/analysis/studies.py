@@ -16,6 +16,7 @@ import gzip
 import io
 import math
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -180,15 +181,13 @@ def run_study(name: str, tasks: Sequence[dict], solve: Callable[[dict], dict], *
     keys = list(tasks[0]) if tasks else []
     stored = read_study(name, folder)
     columns = list(stored.columns) if len(stored) else None
-    stored_keys = [tuple(str(r[k]) for k in keys) for r in stored.to_dict("records")]
-    done = set(stored_keys)
-    if len(done) < len(stored_keys):
-        seen: set = set()
-        twice = [k for k in stored_keys if k in seen or seen.add(k)]
+    stored_keys = Counter(tuple(str(r[k]) for k in keys) for r in stored.to_dict("records"))
+    twice = [k for k, count in stored_keys.items() if count > 1]
+    if twice:
         raise StudyError(f"study {name!r} ({path}) holds {len(twice)} task(s) twice, e.g. "
                          f"{dict(zip(keys, twice[0]))}: two runs solved the same tasks at once; "
                          f"keep the first rows with compact_study({name!r}, dedupe={keys!r})")
-    todo = [t for t in tasks if tuple(str(t[k]) for k in keys) not in done]
+    todo = [t for t in tasks if tuple(str(t[k]) for k in keys) not in stored_keys]
     for task in tqdm(todo, desc=name, disable=not progress):
         row = {**task, **solve(task)}
         buf = io.StringIO()
