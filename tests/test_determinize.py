@@ -193,6 +193,13 @@ def test_policy_guesser_weights_the_true_deal_highest():
         assert guesser.log_likelihood(obs, other) <= top + 1e-9
     w = determinize(obs, rng=3, guesser=guesser)
     check_consistent(game, 1, w)
+    # the pool's weights and ESS by their definitions: w_i proportional to the likelihood of
+    # candidate i, ESS = (sum w)^2 / sum w^2, from log_likelihood candidate by candidate
+    pool, weights = guesser.pool(obs, rng)                  # the pool determinize drew from
+    logw = np.array([guesser.log_likelihood(obs, h) for h in pool])
+    expected = np.exp(logw - logw.max()) / np.exp(logw - logw.max()).sum()
+    assert len(pool) == 12 and np.allclose(weights, expected, rtol=1e-9, atol=0)
+    assert guesser.ess == pytest.approx(expected.sum() ** 2 / (expected ** 2).sum(), rel=1e-12)
     assert 1 <= guesser.ess <= 12
 
 
