@@ -29,7 +29,7 @@ SELECTION: dict[str, list[str]] = {
     "records": ["tests/test_records.py",
                 "--deselect", "tests/test_records.py::test_parallel_duel_writes_the_same_record"],
     "arena": ["tests/test_arena.py", "tests/test_tournament.py"],
-    "determinize": ["tests/test_determinize.py", "tests/test_guessers.py"],
+    "determinize": ["tests/test_determinize.py", "tests/test_guessers.py", "tests/test_determinize_definitions.py"],
     "stats": ["tests/test_stats.py", "tests/test_definitions.py"],
     "agents/greedy": ["tests/test_agent_greedy.py"],
     "agents/smallest": ["tests/test_agent_greedy.py"],

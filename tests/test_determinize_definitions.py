@@ -1,0 +1,137 @@
+"""`ddzlab.determinize` checked against its definitions where the mutation run of
+`make mutation MODULE=determinize` found the other tests silent (tests/MUTATION.md): the
+seats a likelihood guesser scores, the guessers' input
+checks and messages, seeded and reproducible worlds, games that had an auction, and draws
+from a policy pool in proportion to its weights."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ddzlab.agents.base import play_game
+from ddzlab.agents.greedy import GreedyAgent
+from ddzlab.agents.smallest import SmallestAgent
+from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, NoisyOracleGuesser, PolicyGuesser,
+                                UniformGuesser, determinize, known_cards, hidden_sizes, modelled_seats,
+                                rebuild)
+from ddzlab.game import Game, Phase
+from ddzlab.rules import MINI, STANDARD
+
+
+def _farmer_view(seed: int = 7, undo: int = 4):
+    game = play_game(Game(rules=MINI, seed=seed, landlord=0), [GreedyAgent()] * 3)
+    for _ in range(undo):
+        game.undo()
+    return game, game.observation(1)
+
+
+def test_modelled_seats_by_definition():
+    # every other seat; the partner only when asked; a landlord has no partner
+    game, obs = _farmer_view()
+    assert modelled_seats(obs, partner=True) == {0, 2}
+    assert modelled_seats(obs, partner=False) == {0}
+    lord = game.observation(0)
+    assert modelled_seats(lord, partner=False) == modelled_seats(lord, partner=True) == {1, 2}
+    assert PolicyGuesser(GreedyAgent(), partner="same").scored_seats(obs) == {0, 2}
+    assert PolicyGuesser(GreedyAgent(), partner="skip").scored_seats(obs) == {0}
+
+
+def test_the_guessers_check_their_settings_and_say_which():
+    PolicyGuesser(GreedyAgent(), candidates=1)              # one candidate is a (trivial) pool
+    for bad in (0, -3):
+        with pytest.raises(DeterminizeError, match="candidates"):
+            PolicyGuesser(GreedyAgent(), candidates=bad)
+    for eps in (0, 1, 1.5):
+        with pytest.raises(DeterminizeError, match="eps"):
+            PolicyGuesser(GreedyAgent(), eps=eps)
+    PolicyGuesser(GreedyAgent(), eps=0.999)
+    with pytest.raises(DeterminizeError, match="partner='nobody'"):
+        PolicyGuesser(GreedyAgent(), partner="nobody")
+    for p in (-0.1, 1.1):
+        with pytest.raises(DeterminizeError, match=f"p={p} is not a probability"):
+            BombGuesser(p)
+    with pytest.raises(DeterminizeError, match="q=2 is not a probability"):
+        NoisyOracleGuesser(2)
+    _, obs = _farmer_view()
+    with pytest.raises(DeterminizeError, match="must be shown the true game"):
+        NoisyOracleGuesser(0.5).guess(obs, np.random.default_rng(0))
+
+
+def test_rebuild_names_a_bad_guess():
+    _, obs = _farmer_view()
+    good = UniformGuesser().guess(obs, np.random.default_rng(0))
+    holders = sorted(good)
+    with pytest.raises(DeterminizeError, match=r"a guess must deal to holders"):
+        rebuild(obs, {h: good[h] for h in holders[1:]})
+    short = dict(good)
+    short[holders[0]] = 0
+    with pytest.raises(DeterminizeError, match=f"holder {holders[0]} must get"):
+        rebuild(obs, short)
+
+
+def _bidding_view(seed: int = 11):
+    game = Game(rules=STANDARD, seed=seed)
+    assert game.phase is Phase.BIDDING
+    return game, game.observation(game.to_act)
+
+
+def _redeal_hands(world: Game) -> tuple:
+    while world.phase is Phase.BIDDING:              # everyone passes: the world deals again
+        world.make_bid(0)
+        if world.phase is Phase.BIDDING and not world.bids:
+            break
+    return tuple(world.hands)
+
+
+def test_worlds_are_seeded_from_the_generator_and_reproducible():
+    # a world's own random generator (it deals again after an all-pass auction) comes from
+    # the generator determinize was given: the same generator, the same world, and distinct
+    # generators give distinct worlds (60 redeals, no two alike)
+    _, obs = _bidding_view()
+    same = [_redeal_hands(determinize(obs, np.random.default_rng(5))) for _ in range(2)]
+    assert same[0] == same[1]
+    redeals = {_redeal_hands(determinize(obs, np.random.default_rng(s))) for s in range(60)}
+    assert len(redeals) == 60
+
+
+def test_a_game_with_an_auction_rebuilds_as_played():
+    # the first bidder and the bids come back; the likelihood replays from the start of play
+    game = Game(rules=STANDARD, seed=4, first_bidder=2)
+    agents = [GreedyAgent(), SmallestAgent(), GreedyAgent()]
+    while game.phase is Phase.BIDDING:
+        game.make_bid(max(game.legal_bids()))
+    for _ in range(5):
+        seat = game.to_act
+        game.play(agents[seat].play(game.observation(seat)), seat)
+    obs = game.observation(game.to_act)
+    true_hidden = {s: game.hands[s] - known_cards(obs).get(s, 0) for s in hidden_sizes(obs)}
+    if REST in hidden_sizes(obs):
+        true_hidden[REST] = game.deal.kitty - known_cards(obs).get(REST, 0)
+    world = rebuild(obs, true_hidden, seed=0)
+    assert world.bids == game.bids and world.landlord == game.landlord
+    assert list(world.hands) == list(game.hands) and world.history == game.history
+    ll = PolicyGuesser(GreedyAgent(), partner="same").log_likelihood(obs, true_hidden)
+    assert np.isfinite(ll) and ll <= 0
+
+
+def test_a_pool_is_drawn_in_proportion_to_its_weights():
+    _, obs = _farmer_view(seed=5, undo=3)
+    guesser = PolicyGuesser(GreedyAgent(), candidates=12, eps=0.1)
+    rng = np.random.default_rng(0)
+    pool, weights = guesser.pool(obs, rng)
+    top = int(np.argmax(weights))
+    assert weights[top] > 0.25                    # far from uniform (1/12): a draw can tell
+    n = 2000
+    hits = sum(guesser.guess(obs, rng) == pool[top] for _ in range(n))
+    sd = np.sqrt(weights[top] * (1 - weights[top]) / n)
+    assert abs(hits / n - weights[top]) < 5 * sd
+
+
+def test_a_partner_model_is_used_for_the_partners_plays():
+    # partner=<policy> scores the partner's plays under that policy, not the opponents'
+    _, obs = _farmer_view()
+    hidden = UniformGuesser().guess(obs, np.random.default_rng(1))
+    same = PolicyGuesser(GreedyAgent(), partner="same").log_likelihood(obs, hidden)
+    other = PolicyGuesser(GreedyAgent(), partner=SmallestAgent()).log_likelihood(obs, hidden)
+    skip = PolicyGuesser(GreedyAgent(), partner="skip").log_likelihood(obs, hidden)
+    assert other != same and other <= skip
