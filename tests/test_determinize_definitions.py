@@ -110,8 +110,28 @@ def test_a_game_with_an_auction_rebuilds_as_played():
     world = rebuild(obs, true_hidden, seed=0)
     assert world.bids == game.bids and world.landlord == game.landlord
     assert list(world.hands) == list(game.hands) and world.history == game.history
-    ll = PolicyGuesser(GreedyAgent(), partner="same").log_likelihood(obs, true_hidden)
-    assert np.isfinite(ll) and ll <= 0
+    # the likelihood by its definition, replayed on the true game from its auction: at each
+    # play of another seat, 1 - eps if greedy would have made it, else eps / (n - 1) of the
+    # n legal moves (1 when the move was forced)
+    eps = 0.1
+    ref = Game.resume(game.deal, (), game.bids, rules=STANDARD, first_bidder=2)
+    expected = 0.0
+    for seat, move in game.history:
+        here = ref.observation(seat)
+        n = len(here.legal_moves)
+        if seat != obs.seat and n > 1:
+            chosen = GreedyAgent().play(here)
+            same = chosen.cards == move.cards and chosen.kind == move.kind
+            expected += np.log(1 - eps if same else eps / (n - 1))
+        ref.play(move, seat)
+    ll = PolicyGuesser(GreedyAgent(), partner="same", eps=eps).log_likelihood(obs, true_hidden)
+    assert ll == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_world_dealt_during_the_auction_keeps_the_first_bidder():
+    game = Game(rules=STANDARD, seed=6, first_bidder=2)
+    world = determinize(game.observation(2), np.random.default_rng(0))
+    assert world.phase is Phase.BIDDING and world.to_act == 2
 
 
 def test_a_pool_is_drawn_in_proportion_to_its_weights():
