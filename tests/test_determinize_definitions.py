@@ -155,3 +155,57 @@ def test_a_partner_model_is_used_for_the_partners_plays():
     other = PolicyGuesser(GreedyAgent(), partner=SmallestAgent()).log_likelihood(obs, hidden)
     skip = PolicyGuesser(GreedyAgent(), partner="skip").log_likelihood(obs, hidden)
     assert other != same and other <= skip
+
+
+def _random_positions(n: int):
+    """Observations at random points of random standard games (random legal moves)."""
+    rng = np.random.default_rng(2027)
+    for seed in range(n):
+        game = Game(rules=STANDARD, seed=seed, landlord=seed % 3)
+        for _ in range(int(rng.integers(0, 45))):
+            if game.phase is not Phase.PLAY:
+                break
+            legal = game.legal_moves()
+            game.play(legal[int(rng.integers(len(legal)))], game.to_act)
+        if game.phase is Phase.PLAY:
+            yield game, game.observation(int(rng.integers(3)))
+
+
+def _count(cards, rank: str) -> int:
+    return str(cards).count(rank) if cards is not None else 0
+
+
+def _bomb_ranks_by_the_rule(obs):
+    """The ranks the seed's rule forces, from the observation's card texts alone: all four
+    copies in the deck, none ever in the observer's hand or the kitty, played by exactly one
+    opponent, copies still unseen; they go to the other opponent."""
+    from ddzlab.cards import RANK_CHARS, Hand
+    opponents = [s for s in range(3) if s != obs.seat]
+    out = []
+    for r, ch in enumerate(RANK_CHARS):
+        unseen = _count(obs.unseen, ch)
+        mine = _count(obs.hand, ch) + _count(Hand.from_bits(obs.played_bits[obs.seat]), ch)
+        players = [s for s in opponents if _count(Hand.from_bits(obs.played_bits[s]), ch)]
+        if (unseen and _count(Hand.from_bits(obs.rules.deck), ch) == 4 and not mine
+                and not _count(obs.kitty, ch) and len(players) == 1):
+            out.append((r, unseen, next(s for s in opponents if s != players[0])))
+    return out
+
+
+def test_bomb_candidates_and_placement_follow_the_rule():
+    from ddzlab.cards import bits_size
+    from ddzlab.determinize import bomb_candidates
+    seen = 0
+    for game, obs in _random_positions(300):
+        expected = _bomb_ranks_by_the_rule(obs)
+        assert bomb_candidates(obs) == expected
+        seen += len(expected)
+        # p = 1: each forced rank's unseen copies all go to the other opponent while it has room
+        guess = BombGuesser(1.0).guess(obs, np.random.default_rng(0))
+        room = dict(hidden_sizes(obs))
+        for r, left, other in expected:
+            if room[other] >= left:
+                assert (guess[other] >> (4 * r)) & 15 == left
+                room[other] -= left
+        assert sum(bits_size(b) for b in guess.values()) == bits_size(obs.unseen.bits)
+    assert seen >= 30                                 # the rule fired often enough to be tested
