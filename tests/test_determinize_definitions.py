@@ -1,6 +1,6 @@
 """`ddzlab.determinize` checked against its definitions where the mutation run of
 `make mutation MODULE=determinize` found the other tests silent (tests/MUTATION.md): the
-seats a likelihood guesser scores, the guessers' input
+seats a likelihood guesser scores, the bomb guesser's rule, the guessers' input
 checks and messages, seeded and reproducible worlds, games that had an auction, and draws
 from a policy pool in proportion to its weights."""
 from __future__ import annotations
@@ -11,8 +11,9 @@ import pytest
 from ddzlab.agents.base import play_game
 from ddzlab.agents.greedy import GreedyAgent
 from ddzlab.agents.smallest import SmallestAgent
+from ddzlab.cards import RANK_CHARS, Hand, bits_size
 from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, NoisyOracleGuesser, PolicyGuesser,
-                                UniformGuesser, determinize, known_cards, hidden_sizes, modelled_seats,
+                                UniformGuesser, bomb_candidates, determinize, known_cards, hidden_sizes, modelled_seats,
                                 rebuild)
 from ddzlab.game import Game, Phase
 from ddzlab.rules import MINI, STANDARD
@@ -179,7 +180,6 @@ def _bomb_ranks_by_the_rule(obs):
     """The ranks the seed's rule forces, from the observation's card texts alone: all four
     copies in the deck, none ever in the observer's hand or the kitty, played by exactly one
     opponent, copies still unseen; they go to the other opponent."""
-    from ddzlab.cards import RANK_CHARS, Hand
     opponents = [s for s in range(3) if s != obs.seat]
     out = []
     for r, ch in enumerate(RANK_CHARS):
@@ -193,8 +193,6 @@ def _bomb_ranks_by_the_rule(obs):
 
 
 def test_bomb_candidates_and_placement_follow_the_rule():
-    from ddzlab.cards import bits_size
-    from ddzlab.determinize import bomb_candidates
     seen = 0
     for game, obs in _random_positions(300):
         expected = _bomb_ranks_by_the_rule(obs)
