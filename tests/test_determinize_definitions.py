@@ -54,7 +54,7 @@ def test_the_guessers_check_their_settings_and_say_which():
     with pytest.raises(DeterminizeError, match="q=2 is not a probability"):
         NoisyOracleGuesser(2)
     _, obs = _farmer_view()
-    with pytest.raises(DeterminizeError, match="must be shown the true game"):
+    with pytest.raises(DeterminizeError, match="^a NoisyOracleGuesser must be shown the true game"):
         NoisyOracleGuesser(0.5).guess(obs, np.random.default_rng(0))
 
 
@@ -207,3 +207,15 @@ def test_bomb_candidates_and_placement_follow_the_rule():
                 room[other] -= left
         assert sum(bits_size(b) for b in guess.values()) == bits_size(obs.unseen.bits)
     assert seen >= 30                                 # the rule fired often enough to be tested
+
+
+def test_a_policy_guesser_draws_its_candidates_from_the_base_guesser_it_is_given():
+    game, obs = _farmer_view()
+    truth = {s: game.hands[s] - known_cards(obs).get(s, 0) for s in hidden_sizes(obs)}
+
+    class Truthful:
+        def guess(self, obs, rng):
+            return dict(truth)
+
+    pool, _ = PolicyGuesser(GreedyAgent(), candidates=5, base=Truthful()).pool(obs, np.random.default_rng(0))
+    assert pool == [truth] * 5
