@@ -303,7 +303,8 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     """Bradley–Terry ratings of a tournament's agents with a bootstrap over deals.
 
     Returns one row per agent (sorted by rating): ``rating`` (log-odds scale, mean 0;
-    ``elo`` = 400/ln 10 × rating), percentile interval ``lo``/``hi`` (1 − ``alpha``),
+    ``elo`` = 400/ln 10 × rating), percentile interval ``lo``/``hi`` (1 − ``alpha``: the
+    resampled ratings at or just outside the α/2 and 1 − α/2 points, not interpolated),
     ``rank`` (1 = best) and ``P(rank=k)`` for every rank k: the share of ``n_boot``
     resamples of whole deals (every pair's games on a deal move together, so the pairing of
     the seat-swapped games is kept) in which the agent placed k-th. Resamples in which a
@@ -338,7 +339,11 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     order = np.argsort(-boot, axis=1, kind="stable")
     ranks = np.empty_like(order)
     ranks[np.arange(n_boot)[:, None], order] = np.arange(1, k + 1)
-    q = np.quantile(boot, [alpha / 2, 1 - alpha / 2], axis=0) if n_boot else np.full((2, k), np.nan)
+    # order statistics, not interpolated: between two infinite ratings an interpolation is NaN
+    q = np.full((2, k), np.nan)
+    if n_boot:
+        q = (np.quantile(boot, alpha / 2, axis=0, method="lower"),
+             np.quantile(boot, 1 - alpha / 2, axis=0, method="higher"))
     out = pd.DataFrame({"rating": r, "lo": q[0], "hi": q[1]}, index=pd.Index(names, name="agent"))
     out["elo"] = out["rating"] * 400 / math.log(10)
     out["rank"] = out["rating"].rank(ascending=False, method="min").astype(int)
