@@ -30,7 +30,7 @@ SELECTION: dict[str, list[str]] = {
                 "--deselect", "tests/test_records.py::test_parallel_duel_writes_the_same_record"],
     "arena": ["tests/test_arena.py", "tests/test_tournament.py"],
     "determinize": ["tests/test_determinize.py", "tests/test_guessers.py", "tests/test_determinize_definitions.py"],
-    "stats": ["tests/test_stats.py", "tests/test_definitions.py"],
+    "stats": ["tests/test_stats.py", "tests/test_definitions.py", "tests/test_stats_definitions.py"],
     "agents/greedy": ["tests/test_agent_greedy.py"],
     "agents/smallest": ["tests/test_agent_greedy.py"],
     "agents/split_lead": ["tests/test_studies.py"],
