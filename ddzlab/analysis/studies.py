@@ -250,7 +250,9 @@ ASTAR_GRID = (
     ("canonical", "homework", (36,), ("zero", "ceil")),
     ("sweep", "standard", (36, 42, 54), ("strong", "ceil", "zero")),
     ("sweep", "homework", (48, 54), ("zero", "ceil", "strong")),
-    ("canonical", "homework", (42, 48, 54), ("zero", "ceil")),
+    # no 48: at 42 cards uniform-cost search already stops at the budget on 16 of 20 hands, so
+    # 48 would add censored ratios only, for about 5 CPU hours (its ten stored rows stay unused)
+    ("canonical", "homework", (42, 54), ("zero", "ceil")),
     ("every_order", "homework", (30,), ("ceil", "zero")),
     ("sweep", "standard", (48,), ("strong", "ceil", "zero")),
 )
