@@ -219,3 +219,19 @@ def test_compiled_uct_values_match_the_python_loop(spec):
         make = lambda sd, backend: make_agent(spec, seed=sd, iterations=600, backend=backend)  # noqa: E731
         values = [mean_root_value(make, obs, backend, 600, game=game) for backend in ("numba", "python")]
         assert abs(values[0] - values[1]) < 0.05, values
+
+
+def test_the_core_runs_with_numba_s_jit_off():
+    """``NUMBA_DISABLE_JIT=1`` runs the kernels as plain Python (how tests/MUTATION.md mutates
+    them): the core's moves of a hand, decoded, are still the engine's."""
+    import os
+    import subprocess
+    import sys
+    code = ("from ddzlab.moves import legal_moves\nfrom ddzlab.moves.compiled import compiled_moves\n"
+            "from ddzlab.rules import STANDARD\nfrom ddzlab.cards import Hand\n"
+            "h = Hand('3334445566JQKA2')\nassert compiled_moves(h.bits, STANDARD) == legal_moves(h, STANDARD)\n"
+            "print(len(legal_moves(h, STANDARD)))")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.split()[-1]) > 20

@@ -117,12 +117,18 @@ def meta_length(meta):
     return meta >> 10
 
 
+def _python(kernel):
+    """A kernel's plain Python function (the kernel itself when numba's JIT is off,
+    ``NUMBA_DISABLE_JIT=1``: the mutation run of the kernels, tests/MUTATION.md)."""
+    return getattr(kernel, "py_func", kernel)
+
+
 def decode(cards: int, meta: int) -> Move:
     """The `Move` of a kernel's (cards, meta)."""
-    kind = meta_kind.py_func(meta)
+    kind = _python(meta_kind)(meta)
     if kind == 0:
         return PASS
-    return Move(Kind(kind), meta_rank.py_func(meta), meta_length.py_func(meta), int(cards))
+    return Move(Kind(kind), _python(meta_rank)(meta), _python(meta_length)(meta), int(cards))
 
 
 # -- kernels ------------------------------------------------------------------------------
