@@ -179,3 +179,26 @@ def test_an_agent_that_loses_every_game_is_below_one_half_for_sure():
                      columns=COLUMNS)
     wp = S.head_to_head(g, "A", "B").loc["WP"]
     assert wp.estimate == 0.0 and wp.t == -math.inf and wp.p == 0.0
+
+
+def test_resamples_without_a_finite_fit_are_ordered_by_share_of_games_won():
+    """Deals 1-3: C beats B 2-0, A beats B 3-1 (A and C do not meet); deal 0: every pair one
+    win each way. A resample without deal 0 (probability (3/4)^4) has no finite fit (nobody
+    beats C): it is ranked by share of games won, C 1 (+inf), A 3/4 (0), B 1/6 (-inf). A
+    ranking by games won (A's 3 per deal over C's 2) or by wins minus losses would put A first."""
+    results = {("A", "B", 0): (1, 1), ("A", "C", 0): (1, 1), ("B", "C", 0): (1, 1)}
+    for d in (1, 2, 3):
+        results.update({("C", "B", d): (2, 0), ("A", "B", d): (3, 1)})
+    bt = S.bradley_terry(_games(results), n_boot=3000, seed=2)
+    share = bt.attrs["boot_infinite"] / 3000
+    assert share == pytest.approx(0.75 ** 4, abs=0.04)
+    assert bt.loc["C", "P(rank=1)"] >= share and bt.loc["B", "P(rank=3)"] >= share
+    assert bt.loc["A", "P(rank=2)"] >= share
+    assert bt.loc["C", "hi"] == math.inf and bt.loc["B", "lo"] == -math.inf
+
+
+def test_tied_agents_share_the_best_rank():
+    """Three agents, every pair one win each way on every deal: equal ratings, rank 1 each."""
+    games = _games({(a, b, d): (1, 1) for a, b in (("A", "B"), ("A", "C"), ("B", "C")) for d in range(3)})
+    bt = S.bradley_terry(games, n_boot=20)
+    assert bt.rating.to_numpy() == pytest.approx([0, 0, 0]) and bt["rank"].tolist() == [1, 1, 1]
