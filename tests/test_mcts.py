@@ -311,3 +311,16 @@ def test_ismcts_scores_children_by_availability(monkeypatch):
     assert len(root.children) == n_legal
     assert logs[:n_legal] == [1] * n_legal
     assert [ch.avail for ch in root.children.values()] == [6] * n_legal
+
+
+def test_the_strongest_search_agent_is_ismcts_with_weights_rollouts():
+    """`ismcts_weights`: the ismcts agent with weights rollouts and 4,000 iterations a move;
+    an option given overrides a default; it plays whole games."""
+    from ddzlab.agents.mcts import ISMCTSAgent, WeightsRollout
+    agent = make_agent("ismcts_weights", seed=1)
+    assert type(agent) is ISMCTSAgent and type(agent.rollout) is WeightsRollout and agent.iterations == 4000
+    small = make_agent("ismcts_weights:iterations=12,rollout=greedy", seed=1)
+    assert small.iterations == 12 and type(small.rollout) is not WeightsRollout
+    seats = [make_agent("ismcts_weights:iterations=12", seed=s) for s in range(3)]
+    game = play_game(Game(generate_deals(1, seed=5)[0], landlord=0), seats)
+    assert game.is_over and seats[0].last_backend == "numba"

@@ -20,8 +20,9 @@ ARENA_DEALS = "standard_1000"
 #: every cheap agent that plays fairly (no bidder, no cheater): milliseconds a move
 CHEAP_AGENTS = ["random", "smallest", "split_random", "greedy", "qlearning_prior", "qlearning",
                 "rulev1", "weights"]
-#: the search agents join the round robin once they are fast enough (the compiled core):
-#: add their specs here, e.g. "mcts", "ismcts"
+#: search agents in the round robin (each pair costs 2,000 searched games); notebook 06 rates the
+#: default ismcts and the strongest search agent from `05_strongest` instead (against rulev1 and
+#: weights, the same deals and protocol)
 SEARCH_AGENTS: list[str] = []
 
 #: the role-aware rules of `weights` that notebook 06 switches off one at a time
@@ -170,8 +171,20 @@ add(Experiment(
     description="Notebook 05: determinized UCT with a total budget of 400, 1,600 or 6,400 iterations "
                 "shared by 1 to 64 worlds (mini, against greedy)."))
 
+#: notebook 05's strongest search agent (issue 23, `ddzlab.agents.mcts`), its targets (WP it
+#: must reach against each opponent, both roles, on the held-out deals) and the CPU seconds a
+#: move it may spend; it is paired with the default `ismcts` on the same deals and seeds
+STRONGEST = "ismcts_weights"
+STRONG_TARGETS = {"rulev1": 0.90, "weights": 0.60}
+STRONG_SECONDS = 1.0
+add(Experiment(
+    "05_strongest", configs=[STRONGEST, "ismcts"], opponents=list(STRONG_TARGETS), deals=ARENA_DEALS, seed=0,
+    description=f"Notebook 05 and 06: the strongest search agent ({STRONGEST}) and the default ismcts against "
+                "rulev1 and weights on the held-out deals, sides swapped, the same seeds for both (paired); "
+                "notebook 06 rates both from these games."))
+
 
 __all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES",
            "GUESSERS", "FAST_GUESSERS", "POOL_GUESSERS", "ORACLE_Q", "ORACLE_BUDGET", "GUESS_SEED",
            "guess_experiments", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
-           "ismcts"]
+           "STRONGEST", "STRONG_TARGETS", "STRONG_SECONDS", "ismcts"]
