@@ -192,8 +192,8 @@ def test_resamples_without_a_finite_fit_are_ordered_by_share_of_games_won():
     bt = S.bradley_terry(_games(results), n_boot=3000, seed=2)
     share = bt.attrs["boot_infinite"] / 3000
     assert share == pytest.approx(0.75 ** 4, abs=0.04)
-    assert bt.loc["C", "P(rank=1)"] >= share and bt.loc["B", "P(rank=3)"] >= share
-    assert bt.loc["A", "P(rank=2)"] >= share
+    # the finite resamples (deal 0 and some of the others) order them the same way, bar ties
+    assert min(bt.loc["C", "P(rank=1)"], bt.loc["A", "P(rank=2)"], bt.loc["B", "P(rank=3)"]) > 0.95
     assert bt.loc["C", "hi"] == math.inf and bt.loc["B", "lo"] == -math.inf
 
 
