@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: module (path under ddzlab/, no .py) -> the test files that exercise it (pytest arguments)
 SELECTION: dict[str, list[str]] = {
     # (the parallel duel, 15 of its 28 s, is left out: loky workers per mutant)
-    "records": ["tests/test_records.py",
+    "records": ["tests/test_records.py", "tests/test_records_definitions.py",
                 "--deselect", "tests/test_records.py::test_parallel_duel_writes_the_same_record"],
     "arena": ["tests/test_arena.py", "tests/test_tournament.py"],
     "determinize": ["tests/test_determinize.py", "tests/test_guessers.py", "tests/test_determinize_definitions.py"],
