@@ -43,7 +43,7 @@ from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noq
 from ddzlab.game import Game  # noqa: E402
 from ddzlab.moves import legal_moves  # noqa: E402
 from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, encode, scratch  # noqa: E402
-from ddzlab.rules import Rules, get_rules  # noqa: E402
+from ddzlab.rules import Kind, Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
 from ddzlab.search.policies import greedy_index  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
@@ -128,14 +128,16 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
 
 
 def check_hands(rules: Rules, n: int, seed: int, report: Report) -> None:
-    """Leads of ``n`` clumpy hands, and their replies to a random lead of another."""
+    """Leads of ``n`` clumpy hands, and their replies to a random lead of another and to a
+    random bomb or rocket of it (a bomb met by a bomb is rare in random play)."""
     rng = np.random.default_rng(seed)
     for _ in range(n):
         size = int(rng.integers(1, 21 if rules.hand_size > 10 else 13))
         hand, other = clumpy_hand(rng, rules, size), clumpy_hand(rng, rules, size)
         leads = legal_moves(other, rules)
         beat = leads[int(rng.integers(len(leads)))]
-        for to_beat in (None, beat):
+        bombs = [m for m in leads if m.kind in (Kind.BOMB, Kind.ROCKET)]
+        for to_beat in (None, beat, *([bombs[int(rng.integers(len(bombs)))]] if bombs else [])):
             report.hands += 1
             if compiled_moves(hand.bits, rules, to_beat) != legal_moves(hand, rules, to_beat):
                 report.fail(f"{rules.name} moves of clumpy hand {hand} on {to_beat}")
