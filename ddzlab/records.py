@@ -141,7 +141,7 @@ def _json_safe(value: Any) -> Any:
     here, naming the value, instead of in the middle of a file)."""
     try:
         return json.loads(json.dumps(value, default=lambda o: o.item() if hasattr(o, "item") else str(o)))
-    except (TypeError, ValueError) as e:     # pragma: no cover - defensive
+    except (TypeError, ValueError) as e:     # e.g. an evaluation that contains itself
         raise RecordError(f"evaluation {value!r} cannot be written as JSON: {e}") from None
 
 

@@ -63,9 +63,9 @@ def test_a_bad_card_text_is_named_by_where_it_is(tmp_path):
     header, (game, _) = _duel(tmp_path)
     hands = list(game["deal"]["hands"])
     hands[1] = "3Z"
-    with pytest.raises(RecordError, match=r"deal hand 1"):
+    with pytest.raises(RecordError, match=r"r.jsonl:2: deal hand 1: "):
         _read(tmp_path, [json.dumps(header), json.dumps({**game, "deal": {**game["deal"], "hands": hands}})])
-    with pytest.raises(RecordError, match=r"deal kitty"):
+    with pytest.raises(RecordError, match=r"r.jsonl:2: deal kitty: "):
         _read(tmp_path, [json.dumps(header), json.dumps({**game, "deal": {**game["deal"], "kitty": "3Z"}})])
 
 
@@ -133,3 +133,12 @@ def test_the_wrapped_agent_answers_for_the_agent():
     agent = make_agent("mcts_cheat:iterations=4", seed=0)
     (wrapped,), _ = explaining([agent])
     assert wrapped.see_all_hands == agent.see_all_hands and wrapped.iterations == 4
+
+
+def test_an_evaluation_that_is_not_json_is_named():
+    """A self-referencing evaluation cannot be written: the error names it."""
+    game, _ = play_recorded(Game(seed=3, landlord=0), [make_agent("smallest") for _ in range(3)])
+    loop: dict = {"q": 1}
+    loop["self"] = loop
+    with pytest.raises(RecordError, match=r"^evaluation \{'q': 1, 'self': .*cannot be written as JSON"):
+        game_record(game, ["smallest"] * 3, {"bids": {}, "moves": {0: loop}})
