@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pinned versions (the committed figures and numbers depend on them); CONSTRAINTS= to install unpinned
 CONSTRAINTS ?= constraints.txt
 
-.PHONY: setup report report-full lint test bench clean browser screenshot constraints mutation
+.PHONY: setup report report-full lint test bench clean browser screenshot constraints mutation mutation-core
 CHROMIUM ?= /usr/bin/chromium
 
 setup: $(STAMP)
@@ -53,6 +53,11 @@ screenshot: setup browser
 mutation: setup
 	$(BIN)/pip install -q "mutmut==3.8.1"
 	$(BIN)/python tests/mutation.py $(MODULE) $(ARGS)
+
+# the numba kernels, which mutmut cannot mutate: cosmic-ray on a seeded sample (tests/mutation_core.py)
+mutation-core: setup
+	$(BIN)/pip install -q "cosmic-ray==8.7.0"
+	$(BIN)/python tests/mutation_core.py $(ARGS)
 
 bench: setup
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
