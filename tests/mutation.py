@@ -28,7 +28,7 @@ SELECTION: dict[str, list[str]] = {
     # (the parallel duel, 15 of its 28 s, is left out: loky workers per mutant)
     "records": ["tests/test_records.py", "tests/test_records_definitions.py",
                 "--deselect", "tests/test_records.py::test_parallel_duel_writes_the_same_record"],
-    "arena": ["tests/test_arena.py", "tests/test_tournament.py"],
+    "arena": ["tests/test_arena.py", "tests/test_tournament.py", "tests/test_arena_definitions.py"],
     "determinize": ["tests/test_determinize.py", "tests/test_guessers.py", "tests/test_determinize_definitions.py"],
     "stats": ["tests/test_stats.py", "tests/test_definitions.py", "tests/test_stats_definitions.py"],
     "agents/greedy": ["tests/test_agent_greedy.py"],

@@ -1,0 +1,102 @@
+"""The arena against its definitions (issue 22: the survivors of `make mutation MODULE=arena`):
+the bounds a results row must keep, the seconds a move weighted by moves, the duel table's
+shape, and what `duel` passes on."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import pandas as pd
+import pytest
+
+from ddzlab import arena
+from ddzlab.arena import DuelResultsError, duel, duel_games, seconds_per_move, summarize
+
+COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves", "a_moves", "b_moves"]
+GOOD = {"deal": 0, "a_landlord": True, "landlord_won": True, "a_won": True, "bombs": 1, "a_points": 2,
+        "moves": 30, "a_moves": 10, "b_moves": 20}
+
+
+def _check(**change) -> None:
+    row = {**GOOD, **change}
+    arena._check_row(tuple(row[c] for c in COLUMNS), COLUMNS, n_deals=5, where="f:2")
+
+
+def test_a_row_keeps_its_bounds_and_no_more():
+    """deal in 0..n-1; bombs 0..20 with points ±2^bombs; moves 1..1000; each side's plays 0..moves."""
+    for ok in ({"deal": 4}, {"bombs": 20, "a_points": 2**20}, {"bombs": 0, "a_points": 1},
+               {"moves": 1, "a_moves": 1, "b_moves": 0}, {"moves": 1000}, {"a_moves": 0}, {"a_moves": 30},
+               {"b_moves": 30}):
+        _check(**ok)
+    for bad, what in (({"deal": 5}, "deal 5 is outside the 5 deals"), ({"deal": -1}, "deal -1"),
+                      ({"bombs": 21, "a_points": 2**21}, "bombs=21"),
+                      ({"moves": 0, "a_moves": 0, "b_moves": 0}, "bombs=1, moves=0 cannot"),
+                      ({"moves": 1001}, "bombs=1, moves=1001 cannot"), ({"a_moves": 31}, "a_moves=31 outside 0..moves"),
+                      ({"b_moves": 31}, "b_moves=31 outside 0..moves"), ({"a_moves": -1}, "a_moves=-1"),
+                      ({"a_points": -2}, "a_points=-2 is not"), ({"a_won": False, "a_points": -2}, "a_won=False")):
+        with pytest.raises(ValueError, match=rf"^f:2: {what}"):
+            _check(**bad)
+
+
+def test_a_time_is_a_number_of_seconds_from_0_below_1e7():
+    assert arena._cell("0", "seconds", "a_seconds", "f:2") == 0.0
+    assert arena._cell("9999999.5", "seconds", "a_seconds", "f:2") == 9999999.5
+    for bad in ("1e7", "-0.001", "nan", "inf"):
+        with pytest.raises(ValueError, match=rf"^f:2: a_seconds='{bad}' is not a time in seconds"):
+            arena._cell(bad, "seconds", "a_seconds", "f:2")
+
+
+def _table(agents_attr):
+    t = pd.DataFrame({"a": ["zed", "amy", "zed", "amy"], "role": ["combined", "combined", "landlord", "combined"],
+                      "sec_per_move_a": [1.0, 0.5, 9.0, 2.0], "moves_a": [10, 30, 5, 10]})
+    if agents_attr is not None:
+        t.attrs["agents"] = agents_attr
+    return t
+
+
+def test_seconds_a_move_are_weighted_by_moves_in_the_agents_order():
+    """amy: (0.5*30 + 2*10) / 40 = 0.875; zed: 1.0 (its landlord row is not combined)."""
+    s = seconds_per_move(_table(None))
+    assert s.name == "sec_per_move" and s.index.name == "agent"
+    assert list(s.index) == ["zed", "amy"] and s.tolist() == pytest.approx([1.0, 0.875])
+    s = seconds_per_move(_table(["amy", "zed", "bob"]))
+    assert list(s.index) == ["amy", "zed", "bob"] and math.isnan(s["bob"])
+
+
+def test_the_duel_table_and_what_duel_passes_on(tmp_path):
+    results, record = tmp_path / "r.csv", tmp_path / "g.jsonl"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = duel("greedy", "smallest", 2, progress=False, results=results, record=record, chunk_size=1)
+    assert table.index.name == "A as" and table["n"].dtype.kind == "i"
+    assert table.attrs == {"A": "greedy", "B": "smallest", "rules": "standard", "deals": 2}
+    assert results.exists() and len(results.read_text().splitlines()) == 1 + 4
+    assert record.exists() and len(record.read_text().splitlines()) == 1 + 4
+    # the defaults: seed 0
+    pd.testing.assert_frame_equal(table, duel("greedy", "smallest", 2, seed=0, progress=False))
+    games = duel_games("greedy", "smallest", 2, seed=0, progress=False)
+    pd.testing.assert_frame_equal(summarize(games), table, check_like=False)
+
+
+def test_duel_shows_progress_by_default(capsys):
+    duel("greedy", "smallest", 1)
+    assert "duel" in capsys.readouterr().err
+
+
+def test_results_file_messages(tmp_path):
+    path = tmp_path / "r.csv"
+    duel_games("greedy", "smallest", 2, seed=0, progress=False, results=path)
+    lines = path.read_text().splitlines()
+    cut = tmp_path / "cut.csv"
+    cut.write_text("\n".join(lines) + "\n" + lines[-1][:10])              # a last line without its newline
+    with pytest.warns(UserWarning, match=r"the last line was cut short \(an interrupted write\): dropped, "
+                                         r"its deal is replayed"):
+        duel_games("greedy", "smallest", 2, seed=0, progress=False, results=cut)
+    other = tmp_path / "other.csv"
+    other.write_text("x,y\n")
+    with pytest.raises(DuelResultsError, match=r"not a duel results file \(first line 'x,y'\)"):
+        duel_games("greedy", "smallest", 2, seed=0, progress=False, results=other)
+    twice = tmp_path / "twice.csv"
+    twice.write_text("\n".join(lines + [lines[1]]) + "\n")
+    with pytest.raises(DuelResultsError, match=r"a second row of \{'deal': 0\} with a_landlord=True: the file is damaged"):
+        duel_games("greedy", "smallest", 2, seed=0, progress=False, results=twice)
