@@ -629,8 +629,9 @@ def strong_ismcts(**options) -> ISMCTSAgent:
     """ISMCTS whose rollouts play the `weights` agent: notebook 05's strongest search agent.
 
     The registered `ismcts` (uniform guesses, the split filter) with the `weights` agent as
-    every seat's rollout policy instead of greedy, and 4,000 iterations a move: about 0.3 s
-    of CPU a move on the compiled core (a weights rollout costs about eight greedy ones).
+    every seat's rollout policy instead of greedy, and 4,000 iterations a move: about 0.2 s
+    of CPU a move on average on the compiled core, under 1 s on every move measured (a
+    weights rollout costs about eight greedy ones; `benchmarks/bench_strongest.py`).
     Chosen on a small pilot against `weights` (deals apart from the evaluation's): four times
     the default's greedy iterations showed no gain, weights rollouts a larger one with more
     iterations; the pilot is too small to rank the candidates, so no number from it is quoted.
