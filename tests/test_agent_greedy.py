@@ -76,3 +76,39 @@ def test_bomb_threshold_is_inclusive():
     five_left = ("333444555667788" "9TJQK", "2222345699TTAAJQK", "333444555667788")
     assert _answer(*five_left) == "pass"
     assert _answer(*five_left, bomb_when=5) == "2222"
+
+
+# -- issue 22: the survivors of `make mutation MODULE=agents/greedy` and `agents/smallest` ------
+def test_greedy_explains_a_play_by_its_q_and_the_three_best():
+    """After a play the greedy agent's `last_eval` is its Q and the three highest-Q plays (no
+    pass), highest first; a play that empties the hand is explained as finishing."""
+    from ddzlab.cards import Hand
+    from ddzlab.moves import legal_moves, parse_move
+    game = Game(generate_deals(1, seed=3)[0], landlord=0)
+    agent = GreedyAgent()
+    move = agent.play(game.observation(0))
+    hand = game.hands[0]
+    plays = [m for m in game.legal_moves() if not m.is_pass]
+    best3 = sorted(plays, key=lambda m: -q_value(hand, m))[:3]
+    assert agent.last_eval["q"] == q_value(hand, move)
+    assert list(agent.last_eval["top"]) == [str(m) for m in best3]
+    assert list(agent.last_eval["top"].values()) == sorted(agent.last_eval["top"].values(), reverse=True)
+    last = Hand("77")
+    from ddzlab.agents.greedy import greedy_eval
+    assert greedy_eval(last.bits, legal_moves(last), parse_move("77")) == {"finishes": True}
+    assert greedy_eval(last.bits, legal_moves(last), parse_move("7")) == {"q": q_value(last.bits, parse_move("7")),
+                                                                         "top": {"77": q_value(last.bits, parse_move("77")),
+                                                                                 "7": q_value(last.bits, parse_move("7"))}}
+
+
+def test_smallest_replies_without_a_bomb_when_it_can_and_never_passes_when_it_can_play():
+    from ddzlab.agents.smallest import SmallestAgent
+    from ddzlab.cards import Hand
+    from ddzlab.moves import legal_moves, parse_move
+    agent = SmallestAgent()
+    for hand, to_beat, expect in (("333366", "55", "66"),        # the pair, not the lower bomb
+                                  ("4444BR", "3333", "4444"),    # a bomb before the rocket
+                                  ("2222BR", "K", "2")):         # a single before bombs and rocket
+        legal = legal_moves(Hand(hand), to_beat=parse_move(to_beat))
+        obs = type("Obs", (), {"legal_moves": legal})()            # the agent reads only legal_moves
+        assert agent.play(obs) == parse_move(expect), (hand, to_beat)
