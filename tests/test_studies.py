@@ -19,6 +19,7 @@ from ddzlab.cards import F_BIT, Hand
 from ddzlab.deals import generate_deals, swap_flower
 from ddzlab.errors import DealFileError
 from ddzlab.gzmembers import complete_members
+from ddzlab.moves import parse_move
 from ddzlab.rules import STANDARD, WILDCARD
 
 GRID = (("sweep", "homework", (10, 12), ("zero", "ceil")), ("every_order", "homework", (10,), ("zero", "ceil")))
@@ -153,3 +154,21 @@ def test_split_lead_leads_from_the_split_it_is_told() -> None:
         make_agent("split_lead:split=longest")
     games = duel_games("split_lead:split=score", "split_lead:split=fewest", 3, seed=0, progress=False)
     assert len(games) == 6
+
+
+def test_split_lead_defaults_explanation_and_bombs() -> None:
+    """Default split "fewest" and bombs at 4 cards (greedy's); the explanation is the split;
+    a split of bombs only leads its lowest bomb, otherwise a bomb is never the lead (issue 22:
+    the survivors of `make mutation MODULE=agents/split_lead`)."""
+    from ddzlab.agents.split_lead import split_lead
+    from ddzlab.widgets import leading_observation
+    agent = make_agent("split_lead")
+    assert agent.split == "fewest" and agent.name == "split_lead:split=fewest" and agent.bomb_when == 4
+    hand = Hand("5556678899JJJQQKA")
+    lead = agent.play(leading_observation(hand.bits, STANDARD))
+    moves = min_plays(hand, STANDARD).moves
+    assert agent.last_eval == {"split": " | ".join(map(str, moves))} and lead in moves
+    assert split_lead(Hand("3333").bits, STANDARD, "fewest")[0] == parse_move("3333")
+    assert split_lead(Hand("55559").bits, STANDARD, "fewest")[0] == parse_move("9")
+    with pytest.raises(ValueError, match=r"^split_lead: split must be one of \('score', 'fewest'\), not 'longest'"):
+        make_agent("split_lead:split=longest")
