@@ -169,6 +169,6 @@ def test_split_lead_defaults_explanation_and_bombs() -> None:
     moves = min_plays(hand, STANDARD).moves
     assert agent.last_eval == {"split": " | ".join(map(str, moves))} and lead in moves
     assert split_lead(Hand("3333").bits, STANDARD, "fewest")[0] == parse_move("3333")
-    assert split_lead(Hand("55559").bits, STANDARD, "fewest")[0] == parse_move("9")
+    assert split_lead(Hand("3333789TJ").bits, STANDARD, "fewest")[0] == parse_move("789TJ")   # split 3333 | 789TJ
     with pytest.raises(ValueError, match=r"^split_lead: split must be one of \('score', 'fewest'\), not 'longest'"):
         make_agent("split_lead:split=longest")
