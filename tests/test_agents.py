@@ -183,3 +183,18 @@ def test_the_guess_accuracy_study_plays_the_arenas_games():
         game = play_game(Game(deal, rules=MINI, landlord=0), seat_agents("greedy", "random", 0, half, 5),
                          watch=lambda g, s: None)
         assert (bool(game.landlord_won), len(game.history)) == (row[2], row[6])
+
+
+def test_the_random_agent_picks_every_legal_move_alike():
+    """Uniform over the legal moves: 3,000 leads from one position, each of its n moves
+    drawn about 3,000/n times (a chi-square test at the 0.001 level; issue 22: the survivor
+    of `make mutation MODULE=agents/random_agent` always played the first move)."""
+    from collections import Counter
+
+    from scipy.stats import chisquare
+    game = Game(seed=4, landlord=0)
+    obs = game.observation(0)
+    agent = make_agent("random", seed=1)
+    counts = Counter(agent.play(obs) for _ in range(3000))
+    assert set(counts) == set(obs.legal_moves)
+    assert chisquare([counts[m] for m in obs.legal_moves]).pvalue > 0.001
