@@ -192,7 +192,7 @@ def class_reference(text: str) -> Optional[tuple[str, str, dict[str, Any]]]:
     if not sep:
         return None
     cls, _, rest = tail.partition(":")
-    if "=" in cls or "," in cls or not all(part.isidentifier() for part in cls.split(".")):
+    if not all(part.isidentifier() for part in cls.split(".")):     # options, not a class
         return None
     return head.strip(), cls, _options(rest, text)
 
@@ -202,7 +202,7 @@ def _spec_reference(text: str) -> Optional[tuple[str, str, dict[str, Any]]]:
     the agent ``random`` with a malformed option, not the function ``seed`` of the module
     ``random``)."""
     ref = class_reference(text)
-    if ref is None or ref[0].endswith(".py") or "/" in ref[0] or "\\" in ref[0]:
+    if ref is None or _is_path(ref[0]):
         return ref
     name = ref[0].lower()
     if name in _REGISTRY:
@@ -218,6 +218,11 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
 
 
 _FILE_MODULE_PREFIX = "ddzlab_user_agents_"
+
+
+def _is_path(target: str) -> bool:
+    """Whether a class reference's head names a file (``dir/agent.py``), not a module."""
+    return target.endswith(".py") or "/" in target or "\\" in target
 
 
 def _import_file(path: str) -> Any:
@@ -243,7 +248,7 @@ def _import_file(path: str) -> Any:
 
 def _load_class(target: str, cls: str) -> Callable[..., Agent]:
     """The class (or factory) ``cls`` of the file or module ``target``."""
-    if target.endswith(".py") or "/" in target or "\\" in target:
+    if _is_path(target):
         module = _import_file(target)
     else:
         try:
@@ -348,7 +353,7 @@ def portable_spec(spec: AgentSpec) -> AgentSpec:
         ref = _spec_reference(spec)
         if ref is not None:
             target = ref[0]
-            if target.endswith(".py") or "/" in target or "\\" in target:   # a worker's folder may differ
+            if _is_path(target):                        # a worker's folder may differ
                 rest = spec.strip().partition(":")[2]
                 return f"{Path(target).expanduser().resolve()}:{rest}"
             return spec
@@ -387,7 +392,7 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100,
     observe = game.observation
     while game.phase is Phase.BIDDING:
         seat = game.to_act
-        game.make_bid(int(agents[seat].bid(observe(seat))), seat)
+        game.make_bid(int(agents[seat].bid(observe(seat))))
         if game.redeals > max_redeals:
             raise AgentError(f"{max_redeals} all-pass auctions in a row: the agents never bid")
     play = game.play
@@ -399,7 +404,7 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100,
         cheat = getattr(agent, "see_all_hands", None)
         if cheat is not None:      # a cheating agent (the upper bound of a study) sees all hands
             cheat(game)
-        play(agent.play(observe(seat)), seat)
+        play(agent.play(observe(seat)))
     return game
 
 
