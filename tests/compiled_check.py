@@ -10,23 +10,31 @@ random legal moves), plus leads and replies of clumpy hands (many trios, bombs a
 the kicker enumeration's hard cases). At each position it checks
 
 * the core's legal moves == ``ddzlab.legal_moves`` (the same list: moves and order);
-* the core's greedy choice == ``greedy_choice`` (with the rollout's partner and threat facts);
+* the core's greedy choice == ``greedy_choice`` (with the rollout's partner and threat facts),
+  an index among the legal moves (a -1 would read the last move in Python, garbage in the
+  core), and the same through ``choose`` (policy ``greedy``, no exploration);
 * the core's split filter == ``ddzlab.agents.mcts.split_filter``;
+* at every 20th position, a whole greedy rollout of the core (``rollout``) == the Python
+  `GreedyRollout` played from there: the moves counted, the end state, who won per seat;
 
-and each game, replayed in the core by the same choices, ends in the same state and scores.
+and each game, replayed in the core by the same choices, ends in the same state, scores and
+winning sides (``side_won``).
 
 Then the compiled `weights` play (``ddzlab.search.weights``) against ``WeightsAgent.play``
 at every position of games between mixed agents (weights, greedy, random, smallest, and
 rulev1 on the standard rules), for the tuned weights, ablations (``off``), perturbed
 `RuleWeights` and perturbed `PowerConstants`; and the compiled hand power and best split
-against ``PowerSolver`` on the hand to act. Rule sets: those of the compiled core
+against ``PowerSolver`` on the hand to act; the follow threshold at its boundary (a
+threshold equal to the value of the best reply: that reply is played); the power of the
+empty hand after the memo was reset. Rule sets: those of the compiled core
 (standard, mini); the others are refused by `WeightsCore`.
 """
 from __future__ import annotations
 
 import argparse
+import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +44,7 @@ from conftest import clumpy_hand  # noqa: E402
 
 from ddzlab.agents.base import make_agent  # noqa: E402
 from ddzlab.agents.greedy import greedy_choice  # noqa: E402
-from ddzlab.agents.mcts import split_filter  # noqa: E402
+from ddzlab.agents.mcts import GreedyRollout, side_won as py_side_won, split_filter  # noqa: E402
 from ddzlab.agents.weights import RULES, RuleWeights, WeightsAgent, load_weights  # noqa: E402
 from ddzlab.agents.weights_compiled import WeightsCore  # noqa: E402
 from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noqa: E402
@@ -45,11 +53,11 @@ from ddzlab.moves import legal_moves  # noqa: E402
 from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, encode, scratch  # noqa: E402
 from ddzlab.rules import Kind, Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
-from ddzlab.search.policies import greedy_index  # noqa: E402
+from ddzlab.search.policies import POLICIES, choose, greedy_index, rollout  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
-from ddzlab.search.power import hand_plays, power, split  # noqa: E402
-from ddzlab.search.state import legal, play, scores  # noqa: E402
-from ddzlab.search.weights import choose_weights  # noqa: E402
+from ddzlab.search.power import context, hand_plays, power, split  # noqa: E402
+from ddzlab.search.state import legal, play, scores, side_won  # noqa: E402
+from ddzlab.search.weights import choose_weights, stand_in  # noqa: E402
 
 
 @dataclass
@@ -58,9 +66,11 @@ class Report:
     positions: int = 0
     greedy: int = 0
     splits: int = 0
+    rollouts: int = 0
     games: int = 0
     hands: int = 0
     weights: int = 0
+    thresholds: int = 0
     powers: int = 0
     failures: list[str] = field(default_factory=list)
 
@@ -87,7 +97,9 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
     t = core_table(rules)
     oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    rc, rm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     sc = scratch()
+    pt, w = stand_in(rules)
     while report.positions < positions:
         game = _random_start(rules, rng)
         st = from_game(game)
@@ -106,9 +118,14 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
             threat = following and game.sizes[last] <= 4
             want = greedy_choice(game.hands[s], expect, following, partner, threat)
             report.greedy += 1
-            if expect[greedy_index(st, oc, om, n)] != want:
+            gi = greedy_index(st, oc, om, n)
+            if not 0 <= gi < n or expect[gi] != want:
                 report.fail(f"{rules.name} greedy of {game.hand(s)} on {game.last_move}: "
-                            f"{expect[greedy_index(st, oc, om, n)]} != {want}")
+                            f"index {gi} of {n} != {expect.index(want)} ({want})")
+            if choose(t, st, oc, om, n, POLICIES["greedy"], 0.0, pt, w) != gi:
+                report.fail(f"{rules.name} choose(greedy) != greedy_index at {game.hand(s)}")
+            if report.positions % 20 == 0:
+                _check_rollout(t, game, st, rc, rm, pt, w, report)
             if n > width:
                 k = core_split(st, oc, om, n, width, fc, fm)
                 report.splits += 1
@@ -122,9 +139,30 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
             report.games += 1
             out = np.zeros(3, dtype=np.int64)
             scores(st, out)
-            if not np.array_equal(st, from_game(game)) or tuple(out[:game.players]) != game.scores:
+            won = [bool(side_won(st, s)) for s in range(game.players)]
+            if (not np.array_equal(st, from_game(game)) or tuple(out[:game.players]) != game.scores
+                    or won != [py_side_won(game, s) for s in range(game.players)]):
                 report.fail(f"{rules.name} game of {game.actions}: core state {st.tolist()} "
-                            f"!= {from_game(game).tolist()} or scores {out} != {game.scores}")
+                            f"!= {from_game(game).tolist()} or scores {out} != {game.scores} "
+                            f"or sides won {won}")
+
+
+def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report) -> None:
+    """The core's greedy rollout from this position == the Python greedy rollout (no
+    exploration, so both are deterministic): moves played, end state, winning sides."""
+    g = game.copy()
+    policy, never = GreedyRollout(epsilon=0.0), random.Random(0)     # epsilon 0: never explores
+    moves = 0
+    while not g.is_over:
+        g.push(policy.choose(g, g.legal_moves(), never))
+        moves += 1
+    end = st.copy()
+    steps = rollout(t, end, POLICIES["greedy"], 0.0, oc, om, pt, w)
+    report.rollouts += 1
+    if (steps != moves or not np.array_equal(end, from_game(g))
+            or [bool(side_won(end, s)) for s in range(g.players)] != [py_side_won(g, s) for s in range(g.players)]):
+        report.fail(f"{game.rules.name} greedy rollout from {game.actions}: {steps} moves != {moves} "
+                    f"or end state {end.tolist()} != {from_game(g).tolist()}")
 
 
 def check_hands(rules: Rules, n: int, seed: int, report: Report) -> None:
@@ -189,15 +227,20 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
             st = from_game(game)
             n = legal(t, st, oc, om, sc)
             want = ref.play(obs)
-            got = obs.legal_moves[choose_weights(t, pt, w, st, oc, om, n)]
+            wi = choose_weights(t, pt, w, st, oc, om, n)
+            got = obs.legal_moves[wi] if 0 <= wi < n else f"index {wi} of {n}"
             done += 1
             report.weights += 1
+            if choose(t, st, oc, om, n, POLICIES["weights"], 0.0, pt, w) != wi:
+                report.fail(f"{rules.name} choose(weights) != choose_weights at {obs.hand}")
             if got != want:
                 report.fail(f"{rules.name} weights ({name}) seat {s} hand {obs.hand} on {obs.last_move} "
                             f"(history {[str(m) for _, m in obs.history[-3:]]}): {got} != {want} "
                             f"({ref.explain(obs).rule})")
             if done % 7 == 0 and core.play(obs) != want:      # the Observation path
                 report.fail(f"{rules.name} weights ({name}) from the observation, hand {obs.hand}")
+            if done % 5 == 0 and obs.last_move is not None and not want.is_pass:
+                _check_threshold(rules, ref, core, obs, st, oc, om, n, report)
             if done % 3 == 0:
                 hand = game.hands[s]
                 solver = PowerSolver(hand, rules, core.power_constants)
@@ -210,12 +253,50 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
             game.push(seats[s].play(obs) if seats[s] is not ref else want)
 
 
+def _check_threshold(rules, ref, core, obs, st, oc, om, n, report: Report) -> None:
+    """With ``follow_threshold`` set to the value of the reply the weights play chose by
+    its base rule (``follow_power``), that reply is still played (the rule says value ≥
+    threshold), in Python and in the core."""
+    ex = ref.explain(obs)
+    if ex.rule != "follow_power" or not isinstance(ref.w, RuleWeights):
+        return
+    value = dict(ex.values)[ex.move]
+    edge = replace(ref.w, follow_threshold=value)
+    agent, twin = WeightsAgent(edge, ref.off, ref.power_constants), WeightsCore(edge, core.off, core.power_constants)
+    t, pt, w = twin.tables(rules)
+    i = choose_weights(t, pt, w, st, oc, om, n)
+    report.thresholds += 1
+    if agent.play(obs) != ex.move or not 0 <= i < n or obs.legal_moves[i] != ex.move:
+        report.fail(f"{rules.name} weights with follow_threshold = {value} (the reply's value) at {obs.hand} "
+                    f"on {obs.last_move}: not {ex.move}")
+
+
+def check_power_reset(rules: Rules, n: int, seed: int, report: Report) -> None:
+    """A tiny memo (16 slots) resets often: hand powers stay PowerSolver's, the empty hand's
+    power stays 0 after every reset."""
+    rng = np.random.default_rng(seed)
+    t = core_table(rules)
+    pt = context(rules, memo_bits=4)
+    pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
+    sc = scratch()
+    for _ in range(n):
+        hand = clumpy_hand(rng, rules, int(rng.integers(1, 11)))
+        hand_plays(t, pt, hand.bits, pc, pm, pp, start, sc)
+        report.powers += 1
+        if power(pt, hand.bits, pc, pp, start) != PowerSolver(hand.bits, rules).power(hand.bits):
+            report.fail(f"{rules.name} power of {hand} with a 16-slot memo")
+        if power(pt, 0, pc, pp, start) != 0.0:
+            report.fail(f"{rules.name} power of the empty hand after {hand}: not 0")
+
+
 def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = None) -> Report:
     """Every comparison above; ``weights`` positions for the weights play (default ``positions``)."""
     report = Report()
     check_games(rules, positions, seed, report)
     check_hands(rules, max(1, positions // 10), seed + 1, report)
     check_weights(rules, positions if weights is None else weights, seed + 2, report)
+    check_power_reset(rules, max(1, positions // 20), seed + 3, report)
     return report
 
 
@@ -231,8 +312,9 @@ def main() -> None:
     for name in args.rules:
         r = check(get_rules(name), args.positions, args.seed, args.weights)
         print(f"{name}: {r.positions} positions (legal moves, leading and following), {r.greedy} greedy choices, "
-              f"{r.splits} split filters, {r.games} whole games (end state and scores), {r.hands} clumpy-hand "
-              f"move lists, {r.weights} weights plays (mixed-agent games; tuned, ablated, perturbed), "
+              f"{r.splits} split filters, {r.rollouts} greedy rollouts, {r.games} whole games (end state, "
+              f"scores, sides won), {r.hands} clumpy-hand move lists, {r.weights} weights plays (mixed-agent "
+              f"games; tuned, ablated, perturbed), {r.thresholds} follow thresholds at the boundary, "
               f"{r.powers} hand powers and splits: {len(r.failures)} mismatches")
         for f in r.failures:
             print("  ", f)
