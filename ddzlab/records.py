@@ -314,11 +314,11 @@ class GameRecord:
         """The game before the first action and after each one (``n_actions + 1`` games)."""
         g = self.new_game()
         out = [g.copy()]
-        for kind, seat, action, _ in self.actions():
+        for kind, _, action, _ in self.actions():       # seats checked when the line was read
             if kind == "bid":
-                g.make_bid(action, seat)
+                g.make_bid(action)
             else:
-                g.play(action, seat)
+                g.play(action)
             out.append(g.copy())
         return out
 

@@ -4,15 +4,18 @@ of a bad card text, compact UTF-8 lines, blank lines, and a replay that starts f
 recorded rules, players and first bidder."""
 from __future__ import annotations
 
+import copy
+import io
 import json
 
+import numpy as np
 import pytest
 
-from ddzlab.agents import make_agent
+from ddzlab.agents import AgentError, make_agent
 from ddzlab.arena import duel_games
 from ddzlab.game import Game
-from ddzlab.records import (RecordError, RecordWriter, explaining, game_record, play_recorded,
-                            read_records)
+from ddzlab.records import (FORMAT, VERSION, RecordError, RecordWriter, explaining, game_record,
+                            play_recorded, read_header_dict, read_records, write_records)
 from ddzlab.rules import MINI
 
 
@@ -142,3 +145,240 @@ def test_an_evaluation_that_is_not_json_is_named():
     loop["self"] = loop
     with pytest.raises(RecordError, match=r"^evaluation \{'q': 1, 'self': .*cannot be written as JSON"):
         game_record(game, ["smallest"] * 3, {"bids": {}, "moves": {0: loop}})
+
+
+# -- the format's keys, defaults and messages (survivors of the fresh run, stop 29) ------
+
+GAME_KEYS = {"game", "seats", "deal", "first_bidder", "fixed_landlord", "redeals", "bids", "landlord",
+             "kitty", "moves", "bid", "bombs", "spring", "multiplier", "winner", "scores"}
+HEADER_KEYS = {"format", "version", "rules", "players", "agents", "seed", "source"}
+
+
+class _PassesFirst:
+    """Passes through the first auction, then bids 3; plays the first legal move."""
+
+    name = "passes_first"
+
+    def __init__(self):
+        self.calls = 0
+
+    def bid(self, obs):
+        self.calls += 1
+        return 3 if self.calls > 1 else 0
+
+    def play(self, obs):
+        return obs.legal_moves[0]
+
+
+def _redealt_game() -> Game:
+    """A standard game whose first auction was all-pass (one redeal)."""
+    game, _ = play_recorded(Game(seed=6), [_PassesFirst() for _ in range(3)])
+    assert game.redeals == 1 and game.is_over
+    return game
+
+
+def _lines(tmp_path, records: list[dict], **header) -> tuple:
+    path = tmp_path / "k.jsonl"
+    write_records(path, records, rules="standard", agents=["a"], **header)
+    return path, [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_record_has_exactly_the_documented_keys_and_reads_them_back(tmp_path):
+    game = _redealt_game()
+    record = game_record(game, ["x", "y", "z"], index=7, half=1)
+    assert set(record) == GAME_KEYS | {"half"}
+    assert (record["game"], record["redeals"], record["bid"], record["winner"]) == (7, 1, game.bid, game.winner)
+    assert game_record(game, ["x", "y", "z"])["game"] == 0
+    path, (head, line) = _lines(tmp_path, [record], seed=5, source="doc", note="n")
+    assert set(head) == HEADER_KEYS | {"note"} and head["seed"] == 5 and head["source"] == "doc"
+    header, (rec,) = read_records(path)
+    assert (header.players, header.agents, header.seed, header.source, header.version) == (3, ("a",), 5, "doc", 1)
+    assert header.extra == {"note": "n"} and rec.extra == {"half": 1}
+    assert (rec.index, rec.redeals, rec.bid, rec.winner, rec.seats) == (7, 1, game.bid, game.winner, ("x", "y", "z"))
+
+
+def test_a_two_player_header_is_written_to_a_stream_and_a_path_alike(tmp_path):
+    buf = io.StringIO()
+    write_records(buf, [], rules="standard", agents=["a"], seed=1, source="s", players=2, note="n")
+    path = tmp_path / "two.jsonl"
+    write_records(path, [], rules="standard", agents=["a"], seed=1, source="s", players=2, note="n")
+    assert path.read_text(encoding="utf-8") == buf.getvalue()
+    assert json.loads(buf.getvalue())["players"] == 2
+    header, games = read_records(path)
+    assert (header.players, header.seed, header.source, header.extra, games) == (2, 1, "s", {"note": "n"}, [])
+
+
+def test_a_game_without_an_auction_records_first_bidder_0(tmp_path):
+    game, _ = play_recorded(Game(seed=3, landlord=0, first_bidder=2), [make_agent("smallest") for _ in range(3)])
+    record = game_record(game, ["s"] * 3)
+    assert record["first_bidder"] == 0 and record["fixed_landlord"] == 0
+    path, _ = _lines(tmp_path, [record])
+    assert read_records(path)[1][0].first_bidder == 0
+
+
+@pytest.mark.parametrize("key", ["landlord", "winner", "bid", "bombs", "spring", "multiplier", "scores"])
+def test_every_stated_result_is_checked(tmp_path, key):
+    game = _redealt_game()
+    record = game_record(game, ["x", "y", "z"])
+    wrong = {"landlord": (game.landlord + 1) % 3, "winner": (game.winner + 1) % 3, "bid": game.bid % 3 + 1,
+             "bombs": game.bombs + 1, "spring": not game.spring, "multiplier": game.multiplier * 2,
+             "scores": [s + 1 for s in game.scores]}[key]
+    path, _ = _lines(tmp_path, [{**record, key: wrong}])
+    with pytest.raises(RecordError, match=rf"k.jsonl:2: '{key}' is "):
+        read_records(path)
+
+
+def test_header_defaults_and_a_bad_agents_list():
+    where = "h"
+    got = read_header_dict({"format": FORMAT, "version": VERSION, "rules": "mini"}, where)
+    assert (got.players, got.agents, got.seed, got.source, got.extra) == (3, (), None, "", {})
+    for agents in ("ab", [1], None):
+        with pytest.raises(RecordError, match=r"^h: 'agents' must be a list of names"):
+            read_header_dict({"format": FORMAT, "version": VERSION, "rules": "mini", "agents": agents}, where)
+
+
+def _bidding_record() -> dict:
+    game, _ = play_recorded(Game(seed=4), [make_agent("greedy") for _ in range(3)])
+    assert game.spec.first_bidder == 0
+    return game_record(game, ["g"] * 3)
+
+
+def _fixed_record() -> dict:
+    game, _ = play_recorded(Game(seed=3, landlord=0), [make_agent("smallest") for _ in range(3)])
+    return game_record(game, ["s"] * 3)
+
+
+@pytest.mark.parametrize("value", [3, -1, True, "0"])
+def test_every_seat_field_names_itself_when_it_is_not_a_seat(tmp_path, value):
+    bidding, fixed = _bidding_record(), _fixed_record()
+    cases = [
+        ({**fixed, "fixed_landlord": value}, "fixed_landlord"),
+        ({**bidding, "first_bidder": value}, "first_bidder"),
+        ({**bidding, "bids": [{**bidding["bids"][0], "seat": value}, *bidding["bids"][1:]]}, "bid 0"),
+        ({**fixed, "moves": [fixed["moves"][0], {**fixed["moves"][1], "seat": value}, *fixed["moves"][2:]]},
+         "move 1"),
+    ]
+    for record, what in cases:
+        path, _ = _lines(tmp_path, [record])
+        with pytest.raises(RecordError, match=rf"k.jsonl:2: {what}: seat {value!r} is not a seat of a 3-player game"):
+            read_records(path)
+
+
+def test_an_omitted_first_bidder_is_seat_0(tmp_path):
+    record = _bidding_record()
+    path, _ = _lines(tmp_path, [{k: v for k, v in record.items() if k != "first_bidder"}])
+    assert read_records(path)[1][0].first_bidder == 0
+
+
+def test_entries_that_are_not_objects_are_named_with_their_shape(tmp_path):
+    bidding, fixed = _bidding_record(), _fixed_record()
+    cases = [({**fixed, "moves": [[0, "3"]]}, r'move 0: expected \{"seat": s, "move": cards\}, got \[0, \'3\'\]'),
+             ({**bidding, "bids": [{"seat": 0}]}, r'bid 0: expected \{"seat": s, "bid": n\}, got'),
+             ({**bidding, "bids": [{**bidding["bids"][0], "eval": 3}]}, r"bid 0: 'eval' must be an object, not 3"),
+             ({**fixed, "moves": [fixed["moves"][0], {**fixed["moves"][1], "eval": [1]}]},
+              r"move 1: 'eval' must be an object, not \[1\]"),
+             ({**fixed, "deal": [1]}, r"'deal' must be \{\"hands\": \[...\], \"kitty\": ...\}"),
+             ({**fixed, "bids": None}, r"k.jsonl:2: 'bids' and 'moves' must be lists$"),
+             ({k: v for k, v in fixed.items() if k not in ("seats", "deal")}, r"game line lacks 'seats', 'deal'$")]
+    for record, message in cases:
+        path, _ = _lines(tmp_path, [record])
+        with pytest.raises(RecordError, match=message):
+            read_records(path)
+
+
+def test_an_all_pass_auction_is_refused_by_its_message(tmp_path):
+    record = _bidding_record()
+    passes = [{"seat": s, "bid": 0} for s in range(3)]
+    path, _ = _lines(tmp_path, [{**record, "bids": passes, "moves": []}])
+    with pytest.raises(RecordError, match=r"k.jsonl:2: the bids end in an all-pass auction: a record holds"):
+        read_records(path)
+
+
+def test_the_stated_kitty_is_read_in_any_card_order_and_named_when_bad(tmp_path):
+    record = _bidding_record()
+    shuffled = record["kitty"][::-1]
+    assert shuffled != record["kitty"]
+    path, _ = _lines(tmp_path, [{**record, "kitty": shuffled}])
+    assert read_records(path)[1][0].landlord == record["landlord"]
+    path, _ = _lines(tmp_path, [{**record, "kitty": "3Z"}])
+    with pytest.raises(RecordError, match=r"k.jsonl:2: kitty: "):
+        read_records(path)
+
+
+def test_a_stream_without_a_name_is_called_record_in_errors():
+    with pytest.raises(RecordError, match=r"^<record>:1: not valid JSON"):
+        read_records(io.StringIO("{nope\n"))
+
+
+def test_evaluations_with_numpy_numbers_and_objects_are_stored_as_plain_json():
+    class Odd:
+        def __str__(self):
+            return "odd"
+
+    class Says:
+        name = "says"
+
+        def bid(self, obs):
+            self.last_eval = None
+            return obs.legal_bids[-1]
+
+        def play(self, obs):
+            self.last_eval = {"q": np.int64(3), "p": np.float32(0.5), "o": Odd(), "t": (1, 2)}
+            return obs.legal_moves[0]
+
+    game, evals = play_recorded(Game(seed=3, landlord=0), [Says(), Says(), Says()])
+    record = game_record(game, ["says"] * 3, evals)
+    assert record["moves"][0]["eval"] == {"q": 3, "p": 0.5, "o": "odd", "t": [1, 2]}
+    assert type(record["moves"][0]["eval"]["q"]) is int
+
+
+def test_a_stale_evaluation_is_not_recorded_for_a_later_move():
+    """An agent that explains its bid but not its moves (and does not reset ``last_eval``,
+    against the protocol): the wrapper clears it before each call, so no move carries the
+    bid's evaluation."""
+    class BidOnly:
+        name = "bid_only"
+        last_eval = None
+
+        def bid(self, obs):
+            self.last_eval = {"bid": 1}
+            return obs.legal_bids[-1]
+
+        def play(self, obs):
+            return obs.legal_moves[0]
+
+    game, evals = play_recorded(Game(seed=5), [BidOnly(), BidOnly(), BidOnly()])
+    assert evals["bids"] and not evals["moves"]
+
+
+def test_the_wrapper_takes_the_agent_s_name_or_class_name_and_copies():
+    class Nameless:
+        def bid(self, obs):
+            return 0
+
+        def play(self, obs):
+            return obs.legal_moves[0]
+
+    (named, nameless), _ = explaining([make_agent("greedy"), Nameless()])
+    assert named.name == "greedy" and nameless.name == "Nameless"
+    twin = copy.copy(named)
+    assert twin.agent is named.agent and twin.name == "greedy"
+
+
+@pytest.mark.parametrize("limit", [0, 2])
+def test_play_recorded_allows_exactly_max_redeals(limit):
+    class Never:
+        def bid(self, obs):
+            return 0
+
+        def play(self, obs):
+            return obs.legal_moves[0]
+
+    game = Game(seed=0)
+    with pytest.raises(AgentError, match=f"{limit} all-pass auctions"):
+        play_recorded(game, [Never()] * 3, max_redeals=limit)
+    assert game.redeals == limit + 1
+    game = Game(seed=0)
+    with pytest.raises(AgentError, match="100 all-pass auctions"):
+        play_recorded(game, [Never()] * 3)
+    assert game.redeals == 101
