@@ -130,3 +130,37 @@ def test_weights_rollout_is_reproducible_compiled():
         moves.append(agent.play(game.observation(0)))
         assert agent.last_simulations > 60      # whole games were rolled out
     assert moves[0] == moves[1]
+
+
+@pytest.mark.parametrize("partner, lord, beatable", [("8", "567AAA", True), ("A", "567AA", False)])
+def test_beatable_at_the_edge_of_the_unseen_count(partner, lord, beatable):
+    """`_beatable`'s rule for a play with kickers: judged by its main part, kickers assumed
+    found among the unseen cards, so a play of more cards than are unseen is not beatable.
+    At the edge: the farmer of seat 1 leads 3334 (4 cards) while the landlord (seat 0) still
+    holds the revealed kitty 567, so the unseen cards are the landlord's other cards and the
+    partner's. Four unseen cards holding AAA: beatable; three (AAA): not. The Python rule and
+    the kernel, on the same position (built directly: such a position is rare in play)."""
+    from types import SimpleNamespace
+
+    from ddzlab.agents.weights import _Ctx
+    from ddzlab.moves import detect
+    from ddzlab.moves.compiled import MAX_MOVES, SCRATCH
+    from ddzlab.search.state import N_STATE, S_HAND, S_KITTY, S_LORD, S_PLAYED, S_PLAYERS, S_SIZE, S_TO_ACT
+    from ddzlab.search.weights import _beatable
+    hands = [Hand(lord), Hand("3334"), Hand(partner)]
+    rest = Hand.from_bits(STANDARD.deck).bits - sum(h.bits for h in hands)
+    st = np.zeros(N_STATE, dtype=np.int64)
+    for s, h in enumerate(hands):
+        st[S_HAND + s], st[S_SIZE + s] = h.bits, len(h)
+    st[S_PLAYED + 1] = rest                   # every other card was played (none by the landlord)
+    st[S_LORD], st[S_TO_ACT], st[S_PLAYERS], st[S_KITTY] = 0, 1, 3, Hand("567").bits
+    t = core_table(STANDARD)
+    hidden = Hand.from_bits(int(unseen(t, st, 1)))
+    assert hidden == Hand(lord[3:] + partner)            # the kitty cards are known, not unseen
+    move = detect("3334")
+    fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    cards, meta = encode(move)
+    most = len(lord)
+    assert bool(_beatable(t, st, cards, meta, most, fc, fm, np.empty(SCRATCH, dtype=np.int64))) is beatable
+    obs = SimpleNamespace(cards_left=[len(h) for h in hands], unseen=hidden, rules=STANDARD)
+    assert WeightsAgent()._beatable(_Ctx(obs, None, [0], 2, 0.0), move) is beatable
