@@ -163,7 +163,7 @@ def play_deal(agent_a: AgentSpec, agent_b: AgentSpec, deal: Deal, index: int, ru
 
 
 def _play_chunk(agent_a: AgentSpec, agent_b: AgentSpec, chunk: list[tuple[int, Deal]],
-                rules: Rules, seed: int, record: bool = False) -> Any:
+                rules: Rules, seed: int, record: bool) -> Any:
     """Rows of the chunk's games; with ``record``, (rows, game records)."""
     out: list[tuple] = []
     records: Optional[list] = [] if record else None
@@ -335,7 +335,7 @@ def _read_results(path: Path, header: list[str], columns: Sequence[str], meta: d
     if lines[-1]:
         import warnings
         warnings.warn(f"{path}: the last line was cut short (an interrupted write): dropped, "
-                      "its deal is replayed", stacklevel=3)
+                      "its deal is replayed")
     lines = lines[:-1]
     if not lines or lines[0].split(",") != header:
         raise error(f"{path}: not a {what} results file (first line {lines[0][:120] if lines else ''!r})")
@@ -512,7 +512,7 @@ def duel(agent_a: AgentSpec, agent_b: AgentSpec, deals: Union[Sequence[Deal], st
                        results, record)
     df = summarize(games)
     df.attrs.update({"A": _label(agent_a), "B": _label(agent_b), "rules": get_rules(rules).name,
-                     "deals": int(games.deal.nunique()) if len(games) else 0})
+                     "deals": int(games.deal.nunique())})       # duel_games refuses an empty duel
     return df
 
 
@@ -544,7 +544,7 @@ def _deal_set_id(deals: Sequence[Deal]) -> str:
 
 
 def _play_pairs_chunk(entrants: tuple[tuple[str, AgentSpec], ...], chunk: list[tuple[int, int, int, Deal]],
-                      rules: Rules, seed: int, record: bool = False) -> Any:
+                      rules: Rules, seed: int, record: bool) -> Any:
     """Timed rows (`TOURNAMENT_GAME_COLUMNS`) of ``(agent index a, agent index b, deal index, deal)`` items;
     with ``record``, (rows, game records)."""
     out: list[tuple] = []

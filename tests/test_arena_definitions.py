@@ -100,3 +100,58 @@ def test_results_file_messages(tmp_path):
     twice.write_text("\n".join(lines + [lines[1]]) + "\n")
     with pytest.raises(DuelResultsError, match=r"a second row of \{'deal': 0\} with a_landlord=True: the file is damaged"):
         duel_games("greedy", "smallest", 2, seed=0, progress=False, results=twice)
+
+
+def test_the_results_file_names_its_columns_and_the_duel(tmp_path):
+    path = tmp_path / "r.csv"
+    duel_games("greedy", "smallest", 2, seed=3, progress=False, results=path)
+    head, first, *_ = path.read_text(encoding="utf-8").splitlines()
+    assert head.split(",") == list(arena.GAME_COLUMNS) + ["a", "b", "rules", "seed", "deals"]
+    assert first.split(",")[len(arena.GAME_COLUMNS):][:4] == ["greedy", "smallest", "standard", "3"]
+
+
+def test_a_complete_results_file_resumes_without_a_warning(tmp_path):
+    path = tmp_path / "r.csv"
+    first = duel_games("greedy", "smallest", 3, seed=0, progress=False, results=path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = duel_games("greedy", "smallest", 3, seed=0, progress=False, results=path)
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_a_foreign_first_line_is_quoted_up_to_120_characters(tmp_path):
+    long = tmp_path / "long.csv"
+    line = "x" * 100 + "y" * 100
+    long.write_text(line + "\n")
+    with pytest.raises(DuelResultsError) as err:
+        duel_games("greedy", "smallest", 1, progress=False, results=long)
+    assert f"(first line {line[:120]!r})" in str(err.value)
+    cut = tmp_path / "cut.csv"                      # only a cut line: dropped, nothing is left
+    cut.write_text("abc")
+    with pytest.warns(UserWarning, match="cut short"), \
+            pytest.raises(DuelResultsError, match=r"not a duel results file \(first line ''\)"):
+        duel_games("greedy", "smallest", 1, progress=False, results=cut)
+
+
+def test_a_duel_record_names_its_seed_and_source(tmp_path):
+    from ddzlab.records import read_records
+    path = tmp_path / "g.jsonl"
+    duel_games("greedy", "smallest", 1, seed=5, progress=False, record=path)
+    header, games = read_records(path)
+    assert (header.seed, header.source, header.agents, len(games)) == (5, "duel", ("greedy", "smallest"), 2)
+
+
+def test_duel_games_checks_its_backend_and_shows_progress_by_default(capsys):
+    with pytest.raises(arena.ArenaError, match="nosuch"):
+        duel_games("greedy", "smallest", 1, backend="nosuch")
+    duel_games("greedy", "smallest", 1)
+    assert "duel" in capsys.readouterr().err
+
+
+def test_the_default_seed_is_0():
+    games = duel_games("random", "greedy", 3, progress=False)
+    pd.testing.assert_frame_equal(games, duel_games("random", "greedy", 3, seed=0, progress=False))
+    assert not games.equals(duel_games("random", "greedy", 3, seed=1, progress=False))
+    table = duel("random", "greedy", 3, progress=False)
+    pd.testing.assert_frame_equal(table, duel("random", "greedy", 3, seed=0, progress=False))
+    assert not table.equals(duel("random", "greedy", 3, seed=1, progress=False))
