@@ -8,7 +8,10 @@ only, against only the test files that exercise it (`SELECTION`, found by grep a
 coverage). There it runs ``mutmut run`` niced with one child; mutmut keeps its results in
 ``.mutation/<module>/mutants/``, so a second run continues where the first stopped (and
 reruns nothing already decided; name mutants after the module to rerun them:
-``make mutation MODULE=records ARGS="ddzlab.records.x_read_game__mutmut_3"``).
+``make mutation MODULE=records ARGS="ddzlab.records.x_read_game__mutmut_3"``). Naming
+mutants is for new tests against an unchanged module: after the module's source changed,
+mutmut regenerates its mutants from the coverage of the named ones only (a partial set), so
+start afresh with ``ARGS=--fresh`` (drops ``.mutation/<module>/mutants``).
 Prints the counts and the score: killed (timeouts counted as killed) over killed + survived;
 "no tests" (lines no selected test executes) are reported apart.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -94,9 +98,12 @@ def score(work: Path) -> str:
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in SELECTION:
-        print(f"usage: mutation.py MODULE [mutant names...]; MODULE one of {', '.join(SELECTION)}")
+        print(f"usage: mutation.py MODULE [--fresh] [mutant names...]; MODULE one of {', '.join(SELECTION)}")
         return 2
     work = scratch(argv[0])
+    if "--fresh" in argv:
+        argv = [a for a in argv if a != "--fresh"]
+        shutil.rmtree(work / "mutants", ignore_errors=True)
     env = dict(os.environ, DDZLAB_SCALE="test", MPLBACKEND="Agg")
     mutmut = str(Path(sys.executable).parent / "mutmut")
     rc = subprocess.run(["nice", "-n", "15", mutmut, "run", "--max-children", "1", *argv[1:]],
