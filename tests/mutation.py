@@ -41,7 +41,7 @@ SELECTION: dict[str, list[str]] = {
     "agents/random_agent": ["tests/test_agents.py"],
     "agents/base": ["tests/test_agents.py", "tests/test_agents_definitions.py", "tests/test_determinize.py",
                     "tests/test_guessers.py"],
-    "agents/threshold_bidder": ["tests/test_bidding_agents.py"],
+    "agents/threshold_bidder": ["tests/test_bidding_agents.py", "tests/test_threshold_bidder_definitions.py"],
     "agents/rulev1": ["tests/test_agent_rulev1.py"],
     "agents/weights": ["tests/test_agent_weights.py"],
     "agents/mcts": ["tests/test_mcts.py"],

@@ -37,7 +37,10 @@ from ..game import Observation
 from ..moves import Move
 from .base import DEFAULT_PLAY_AGENT, make_agent, register_agent
 
-__all__ = ["ThresholdBidder"]
+__all__ = ["ThresholdBidder", "SCORE_CACHE"]
+
+#: hand scores a bidder memoises before it starts again (a bound, so long runs stay small)
+SCORE_CACHE = 10_000
 
 
 def _score_fn(model: Any, score: str):
@@ -87,7 +90,7 @@ class ThresholdBidder:
         s = self._cache.get(h.bits)
         if s is None:
             s = float(np.max(self._score(hands_frame(natural_readings(h)))))
-            if len(self._cache) > 10_000:
+            if len(self._cache) >= SCORE_CACHE:
                 self._cache.clear()
             self._cache[h.bits] = s
         return s
