@@ -42,7 +42,7 @@ SELECTION: dict[str, list[str]] = {
     "agents/base": ["tests/test_agents.py", "tests/test_agents_definitions.py", "tests/test_determinize.py",
                     "tests/test_guessers.py"],
     "agents/threshold_bidder": ["tests/test_bidding_agents.py", "tests/test_threshold_bidder_definitions.py"],
-    "agents/rulev1": ["tests/test_agent_rulev1.py"],
+    "agents/rulev1": ["tests/test_agent_rulev1.py", "tests/test_rulev1_definitions.py"],
     "agents/weights": ["tests/test_agent_weights.py"],
     "agents/mcts": ["tests/test_mcts.py"],
     "agents/mcts_compiled": ["tests/test_mcts.py", "tests/test_compiled_guessing.py"],

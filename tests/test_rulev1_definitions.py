@@ -1,0 +1,60 @@
+"""The rulev1 adapter's own bookkeeping against its definitions (issue 22: the survivors of
+`make mutation MODULE=agents/rulev1`): the tables it reads from RLCard (built fresh here:
+the process-wide copy is made once, before a mutation test runs), the trace memo across
+games and taken-back moves, and the empty explanation of a bid. RLCard is the oracle."""
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+from rlcard.games.doudizhu.utils import TYPE_CARD
+from rlcard.models import doudizhu_rule_models
+
+from ddzlab.agents import make_agent
+from ddzlab.agents.rulev1 import RuleV1Agent, _Tables, rlcard_trace
+from ddzlab.deals import generate_deals
+from ddzlab.game import Game
+
+
+def test_the_tables_follow_rlcard_s_type_card_order():
+    t = _Tables()
+    assert t.module is doudizhu_rule_models and t.agent_class is doudizhu_rule_models.DouDizhuRuleAgentV1
+    for type_name, by_weight in TYPE_CARD.items():
+        listed = list(chain.from_iterable(by_weight.values()))      # get_gt_cards' iteration
+        for s in set(listed):
+            assert t.order[s] <= listed.index(s)                  # first seen in some type
+        for weight, strings in by_weight.items():
+            assert t.first[(type_name, int(weight))] == strings[0]
+    solos = list(chain.from_iterable(TYPE_CARD["solo"].values()))
+    assert [t.order[s] for s in solos[:5]] == [0, 1, 2, 3, 4]
+    pairs = list(chain.from_iterable(TYPE_CARD["pair"].values()))
+    assert [t.order[s] for s in pairs[:3]] == [0, 1, 2]
+
+
+def _positions(seed: int, moves: int):
+    game = Game(generate_deals(1, seed=seed)[0], landlord=seed % 3)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        game.push(legal[int(rng.integers(len(legal)))])
+    return game.observation(game.to_act)
+
+
+def test_the_trace_memo_starts_again_for_another_game_or_moves_taken_back():
+    """The agent extends its RLCard trace move by move within a game; for another game
+    (same landlord, as long a history, other moves), another landlord, or a shorter history
+    it starts again: its trace is always the one built from the whole history."""
+    agent = RuleV1Agent(seed=0)
+    first = _positions(3, 12)
+    assert agent._rlcard_trace(first) == rlcard_trace(first)
+    for obs in (_positions(6, 14),      # another game, landlord 0 again, longer history
+                _positions(4, 14),      # another landlord
+                _positions(3, 5)):      # moves taken back
+        assert agent._rlcard_trace(obs) == rlcard_trace(obs), obs.history
+
+
+def test_a_bid_has_no_explanation():
+    agent = make_agent("rulev1", seed=0)
+    agent.last_eval = {"stale": 1}
+    agent.bid(Game(seed=0).observation(0))
+    assert agent.last_eval is None
