@@ -277,7 +277,7 @@ def test_entries_that_are_not_objects_are_named_with_their_shape(tmp_path):
              ({**bidding, "bids": [{**bidding["bids"][0], "eval": 3}]}, r"bid 0: 'eval' must be an object, not 3"),
              ({**fixed, "moves": [fixed["moves"][0], {**fixed["moves"][1], "eval": [1]}]},
               r"move 1: 'eval' must be an object, not \[1\]"),
-             ({**fixed, "deal": [1]}, r"'deal' must be \{\"hands\": \[...\], \"kitty\": ...\}"),
+             ({**fixed, "deal": [1]}, r"k.jsonl:2: 'deal' must be \{\"hands\": \[...\], \"kitty\": ...\}$"),
              ({**fixed, "bids": None}, r"k.jsonl:2: 'bids' and 'moves' must be lists$"),
              ({k: v for k, v in fixed.items() if k not in ("seats", "deal")}, r"game line lacks 'seats', 'deal'$")]
     for record, message in cases:
@@ -382,3 +382,39 @@ def test_play_recorded_allows_exactly_max_redeals(limit):
     with pytest.raises(AgentError, match="100 all-pass auctions"):
         play_recorded(game, [Never()] * 3)
     assert game.redeals == 101
+
+
+def test_records_are_utf8_whatever_the_locale(tmp_path):
+    """Under an ASCII locale (no UTF-8 mode), non-ASCII names are still written and read as
+    UTF-8: by a new writer, by a writer appending to the file, and by `write_records`."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import sys\n"
+        "from ddzlab.agents import make_agent\n"
+        "from ddzlab.game import Game\n"
+        "from ddzlab.records import RecordWriter, game_record, play_recorded, read_records, write_records\n"
+        "name = '\\u5730\\u4e3b'\n"
+        "game, _ = play_recorded(Game(seed=3, landlord=0), [make_agent('smallest') for _ in range(3)])\n"
+        "rec = game_record(game, [name] * 3)\n"
+        "folder = sys.argv[1]\n"
+        "for _ in range(2):\n"
+        "    with RecordWriter(folder + '/w.jsonl', rules='standard', agents=[name]) as w:\n"
+        "        w.write(rec)\n"
+        "write_records(folder + '/p.jsonl', [rec], rules='standard', agents=[name])\n"
+        "for f in ('w', 'p'):\n"
+        "    header, games = read_records(folder + '/' + f + '.jsonl')\n"
+        "    assert header.agents == (name,) and all(g.seats == (name,) * 3 for g in games)\n"
+        "    print(f, len(games))\n")
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-1500:]
+    assert out.stdout.split() == ["w", "2", "p", "1"]
+    assert "\u5730\u4e3b" in (tmp_path / "w.jsonl").read_bytes().decode("utf-8")
+
+
+def test_the_guard_against_a_missing_agent_names_it():
+    bare = object.__new__(type(explaining([make_agent("greedy")])[0][0]))     # no __init__: no agent
+    with pytest.raises(AttributeError, match="^agent$"):
+        bare.agent
