@@ -407,6 +407,12 @@ def test_records_are_utf8_whatever_the_locale(tmp_path):
         "    header, games = read_records(folder + '/' + f + '.jsonl')\n"
         "    assert header.agents == (name,) and all(g.seats == (name,) * 3 for g in games)\n"
         "    print(f, len(games))\n")
+    # the same calls in this process first (a mutation tool links a test to the code it runs here)
+    game, _ = play_recorded(Game(seed=3, landlord=0), [make_agent("smallest") for _ in range(3)])
+    for _ in range(2):
+        with RecordWriter(tmp_path / "here.jsonl", rules="standard", agents=["a"]) as w:
+            w.write(game_record(game, ["a"] * 3))
+    write_records(tmp_path / "here2.jsonl", [game_record(game, ["a"] * 3)], rules="standard", agents=["a"])
     env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-1500:]
