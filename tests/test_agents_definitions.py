@@ -131,12 +131,20 @@ def test_installed_entry_points_are_found_by_lower_case_name(tmp_path, monkeypat
     assert make_agent("first_move_ep", depth=5).depth == 5
 
 
+def _same_ddzlab() -> dict:
+    """The environment of a child interpreter that imports the ddzlab under test."""
+    import os
+
+    import ddzlab
+    return {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(ddzlab.__file__))}
+
+
 def test_a_fresh_interpreter_finds_agents_of_modules_not_yet_imported():
     """`make_agent` alone (no `available_agents` first) imports the module that registers
     a name; a file agent is built without importing every ddzlab agent."""
     code = ("import sys; from ddzlab.agents import make_agent; "
             "print(type(make_agent('rulev1')).__name__, 'ddzlab.agents.mcts' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_same_ddzlab())
     assert out.stdout.split() == ["RuleV1Agent", "True"], out.stderr
 
 
@@ -145,7 +153,7 @@ def test_a_file_agent_does_not_import_the_whole_agent_package(tmp_path):
     code = (f"import sys; from ddzlab.agents import make_agent; "
             f"make_agent({str(tmp_path / 'lone_agent.py') + ':FirstMove'!r}); "
             "print('ddzlab.agents.mcts' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=_same_ddzlab())
     assert out.stdout.split() == ["False"], out.stderr
 
 

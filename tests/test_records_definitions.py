@@ -413,7 +413,10 @@ def test_records_are_utf8_whatever_the_locale(tmp_path):
         with RecordWriter(tmp_path / "here.jsonl", rules="standard", agents=["a"]) as w:
             w.write(game_record(game, ["a"] * 3))
     write_records(tmp_path / "here2.jsonl", [game_record(game, ["a"] * 3)], rules="standard", agents=["a"])
-    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    import ddzlab
+    here = os.path.dirname(os.path.dirname(ddzlab.__file__))       # the ddzlab under test
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+           "PYTHONPATH": here}
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-1500:]
     assert out.stdout.split() == ["w", "2", "p", "1"]
