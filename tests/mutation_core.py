@@ -8,8 +8,10 @@ it mutates in place), builds a cosmic-ray session over the kernel modules (`MODU
 the mutation operators of mutmut's kind (`OPERATORS`: an operator swapped for its neighbour,
 a number changed, a condition negated, a loop emptied; not every operator for every other,
 most of which any test kills), keeps a seeded random sample of them (`--sample`: the full
-set takes a day here) and runs it against `tests/compiled_check.py`: the core against its
-Python references, position by position. Prints the counts and the score, killed over
+set takes a day here) and runs it against `tests/compiled_check.py` (the core against its
+Python references, position by position) and, when the check passes, the compiled test
+files (`STAGE_TWO`: rollout laws, search values, guessing, hand-built edge positions), all
+with the JIT off. Prints the counts and the score, killed over
 killed + survived (timeouts count as killed), for the sample and per module. The session
 (``.mutation/core/session.sqlite``) is kept: run it again and it continues.
 
@@ -35,6 +37,9 @@ WORK = ROOT / ".mutation" / "core"
 #: the kernel modules compared by tests/compiled_check.py
 MODULES = ["ddzlab/moves/compiled.py", "ddzlab/search/state.py", "ddzlab/search/policies.py",
            "ddzlab/search/power.py", "ddzlab/search/weights.py"]
+#: the compiled tests a mutant that passes the check must also pass (run with the JIT off)
+STAGE_TWO = ["tests/test_compiled.py", "tests/test_weights_compiled.py", "tests/test_compiled_guessing.py",
+             "tests/test_mcts.py"]
 #: cosmic-ray operators of mutmut's kind (neighbour swaps, numbers, negations, empty loops)
 OPERATORS = {f"core/{name}" for name in (
     "ReplaceBinaryOperator_Add_Sub", "ReplaceBinaryOperator_Sub_Add", "ReplaceBinaryOperator_Mul_Div",
@@ -59,13 +64,16 @@ def setup(positions: int) -> Path:
     if not data.is_symlink():
         data.symlink_to(ROOT / "data")
     rules = "standard mini" if positions >= 1500 else "standard"
-    command = (f"env PYTHONPATH={WORK} NUMBA_DISABLE_JIT=1 PYTHONDONTWRITEBYTECODE=1 {sys.executable} "
-               f"tests/compiled_check.py --positions {positions} --rules {rules} --seed 3")
+    run = f"env PYTHONPATH={WORK} NUMBA_DISABLE_JIT=1 PYTHONDONTWRITEBYTECODE=1 {sys.executable}"
+    command = (f"{run} tests/compiled_check.py --positions {positions} --rules {rules} --seed 3")
+    if positions >= 1500:               # then what else the compiled tests assert, JIT off too
+        command = (f"sh -c '{command} && {run} -m pytest -q -x -p no:cacheprovider -p no:nbmake "
+                   f"-o addopts= {' '.join(STAGE_TWO)}'")
     config = WORK / "core.toml"
     config.write_text("[cosmic-ray]\n"
                       f"module-path = {MODULES!r}\n".replace("'", '"')
-                      + "timeout = 300.0\nexcluded-modules = []\n"
-                      + f"test-command = {command!r}\n".replace("'", '"')
+                      + "timeout = 1200.0\nexcluded-modules = []\n"
+                      + f"test-command = '''{command}'''\n"          # a TOML literal string
                       + '\n[cosmic-ray.distributor]\nname = "local"\n')
     return config
 

@@ -86,8 +86,10 @@ class Tree:
 
 @njit(cache=True)
 def seed(value):
-    """Seed numba's generator (the kernels' randomness)."""
-    np.random.seed(value)
+    """Seed numba's generator (the kernels' randomness). numba keeps the seed's low 32 bits;
+    masking them here gives the same stream and lets the kernels run as plain Python
+    (``NUMBA_DISABLE_JIT=1``: numpy's legacy seed takes 32 bits only)."""
+    np.random.seed(value & 0xFFFFFFFF)
 
 
 @njit(cache=True)
