@@ -155,3 +155,14 @@ def test_the_default_seed_is_0():
     table = duel("random", "greedy", 3, progress=False)
     pd.testing.assert_frame_equal(table, duel("random", "greedy", 3, seed=0, progress=False))
     assert not table.equals(duel("random", "greedy", 3, seed=1, progress=False))
+
+
+def test_the_progress_bar_counts_deals_or_chunks(capsys):
+    """Serially the bar counts deals (2/2 deal); in parallel it counts chunks (2/2 chunk,
+    two deals each), named ``duel`` either way."""
+    duel_games("greedy", "smallest", 2, seed=0)
+    err = capsys.readouterr().err.replace("\r", "\n").splitlines()[-1]
+    assert err.startswith("duel: 100%") and " 2/2 " in err and "deal" in err and "chunk" not in err
+    duel_games("greedy", "smallest", 4, seed=0, n_jobs=2, chunk_size=2)
+    err = capsys.readouterr().err.replace("\r", "\n").splitlines()[-1]
+    assert err.startswith("duel: 100%") and " 2/2 " in err and "chunk" in err and "deal" not in err
