@@ -18,7 +18,6 @@ from ..config import MODELS_DIR
 from .base import register_trainer
 
 
-@register_trainer("bidder")
 def train_bidder(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="ddzlab train bidder", description=__doc__.split("\n")[0])
     p.add_argument("--model", default="rbf_svc", choices=MODELS)
@@ -39,3 +38,7 @@ def train_bidder(argv: list[str]) -> int:
                        params=dict(gs.best_params_))
     print(f"{score}  {gs.best_params_}\nsaved {path}")
     return 0
+
+
+# registered by a call, not a decorator: a mutation tool skips decorated functions
+register_trainer("bidder")(train_bidder)
