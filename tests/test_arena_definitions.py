@@ -166,3 +166,60 @@ def test_the_progress_bar_counts_deals_or_chunks(capsys):
     duel_games("greedy", "smallest", 4, seed=0, n_jobs=2, chunk_size=2)
     err = capsys.readouterr().err.replace("\r", "\n").splitlines()[-1]
     assert err.startswith("duel: 100%") and " 2/2 " in err and "chunk" in err and "deal" not in err
+
+
+def _tgames(rows: list[tuple], agents=None) -> pd.DataFrame:
+    """Tournament game rows (a, b, deal, a_landlord, a_won, bombs, a_points, a_seconds,
+    a_moves, b_seconds, b_moves); the other columns follow from them."""
+    out = [{"a": a, "b": b, "deal": d, "a_landlord": al, "landlord_won": al == aw, "a_won": aw,
+            "bombs": bo, "a_points": pts, "moves": am + bm, "a_seconds": asec, "a_moves": am,
+            "b_seconds": bsec, "b_moves": bm}
+           for a, b, d, al, aw, bo, pts, asec, am, bsec, bm in rows]
+    df = pd.DataFrame(out, columns=arena.TOURNAMENT_GAME_COLUMNS)
+    if agents is not None:
+        df.attrs["agents"] = agents
+    return df
+
+
+X_VS_Y = [("x", "y", 0, True, True, 0, 1, 1.0, 10, 4.0, 20),
+          ("x", "y", 0, False, True, 1, 2, 2.0, 8, 2.0, 16),
+          ("x", "y", 1, True, False, 0, -1, 0.5, 5, 1.0, 10),
+          ("x", "y", 1, False, True, 0, 1, 0.6, 6, 1.2, 12)]
+
+
+def test_tournament_table_by_hand_for_both_sides_and_roles():
+    """x beats y on 3 of 4 games. By hand, for each ordered pair and role: games, WP, ADP,
+    seconds a move (A's and B's seconds over their moves in those games) and moves."""
+    t = arena.tournament_table(_tgames(X_VS_Y)).set_index(["a", "b", "role"])
+    want = {  # (games, WP, ADP, sec/move A, sec/move B, moves A, moves B)
+        ("x", "y", "landlord"): (2, 0.5, 0.0, 1.5 / 15, 5.0 / 30, 15, 30),
+        ("x", "y", "farmers"): (2, 1.0, 1.5, 2.6 / 14, 3.2 / 28, 14, 28),
+        ("x", "y", "combined"): (4, 0.75, 0.75, 4.1 / 29, 8.2 / 58, 29, 58),
+        ("y", "x", "landlord"): (2, 0.0, -1.5, 3.2 / 28, 2.6 / 14, 28, 14),
+        ("y", "x", "farmers"): (2, 0.5, 0.0, 5.0 / 30, 1.5 / 15, 30, 15),
+        ("y", "x", "combined"): (4, 0.25, -0.75, 8.2 / 58, 4.1 / 29, 58, 29),
+    }
+    assert set(t.index) == set(want)
+    for key, (games, wp, adp, spa, spb, ma, mb) in want.items():
+        row = t.loc[key]
+        assert (row.games, row.deals, row.moves_a, row.moves_b) == (games, 2, ma, mb), key
+        assert (row.WP, row.ADP, row.sec_per_move_a, row.sec_per_move_b) == pytest.approx((wp, adp, spa, spb)), key
+
+
+def test_tournament_table_order_and_pairs_without_games():
+    games = _tgames(X_VS_Y, agents=["y", "x", "z"])
+    t = arena.tournament_table(games)
+    assert list(dict.fromkeys(t.a)) == ["y", "x"] and "z" not in set(t.a) | set(t.b)
+    assert t.attrs["agents"] == ["y", "x", "z"]
+    assert list(dict.fromkeys(arena.tournament_table(games, agents=["x", "y"]).a)) == ["x", "y"]
+    assert list(dict.fromkeys(arena.tournament_table(_tgames(X_VS_Y)).a)) == ["x", "y"]
+
+
+def test_tournament_table_without_moves_has_no_seconds_a_move():
+    """A role in which a side made no move: its seconds a move is NaN, not a division error."""
+    games = _tgames([("x", "w", 0, True, True, 0, 1, 1.0, 4, 1.0, 2),
+                     ("x", "w", 0, False, False, 0, -1, 0.0, 0, 0.0, 0)])
+    t = arena.tournament_table(games).set_index(["a", "b", "role"])
+    assert math.isnan(t.loc[("x", "w", "farmers")].sec_per_move_a)
+    assert math.isnan(t.loc[("x", "w", "farmers")].sec_per_move_b)
+    assert t.loc[("x", "w", "landlord")].sec_per_move_a == 0.25
