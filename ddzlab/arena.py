@@ -700,8 +700,8 @@ def tournament_table(games: pd.DataFrame, agents: Optional[Sequence[str]] = None
                 spm_b = float(part.b_seconds.sum()) / moves_b if moves_b else math.nan
                 out.append((a, b, role, *stats, spm_a, spm_b, moves_a, moves_b))
     df = pd.DataFrame(out, columns=TOURNAMENT_COLUMNS)
-    df.attrs.update({k: v for k, v in games.attrs.items() if k != "agents"})
-    df.attrs["agents"] = agents
+    df.attrs.update(games.attrs)
+    df.attrs["agents"] = agents                 # the order used, given or found
     return df
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -223,3 +224,31 @@ def test_tournament_table_without_moves_has_no_seconds_a_move():
     assert math.isnan(t.loc[("x", "w", "farmers")].sec_per_move_a)
     assert math.isnan(t.loc[("x", "w", "farmers")].sec_per_move_b)
     assert t.loc[("x", "w", "landlord")].sec_per_move_a == 0.25
+
+
+def test_mean_ci_of_none_one_and_two_values():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                 # no numpy warning on the small cases
+        assert all(math.isnan(x) for x in arena.mean_ci(np.array([])))
+        m, lo, hi = arena.mean_ci(np.array([3.0]))
+        assert m == 3.0 and math.isnan(lo) and math.isnan(hi)
+        half = arena.Z95 * math.sqrt(2.0) / math.sqrt(2)          # sd of (1, 3) is sqrt(2)
+        assert arena.mean_ci(np.array([1.0, 3.0])) == pytest.approx((2.0, 2.0 - half, 2.0 + half))
+
+
+def test_paired_wilson_edges_and_its_games():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert all(math.isnan(x) for x in arena.paired_wilson(np.array([])))
+        assert arena.paired_wilson(np.array([1.0])) == (1.0, *arena.wilson(2, 2))        # one deal: 2 games
+        assert arena.paired_wilson(np.array([1.0, 1.0]), games=3) == (1.0, *arena.wilson(3, 3))
+
+
+def test_a_role_without_games_and_an_odd_number_of_games():
+    """One game of x as landlord (won): the farmers row has no games (NaN, no error); the
+    combined interval is the Wilson interval over that one game, not over two."""
+    t = arena.tournament_table(_tgames(X_VS_Y[:1])).set_index(["a", "b", "role"])
+    farmers = t.loc[("x", "y", "farmers")]
+    assert farmers.games == 0 and farmers.deals == 0 and math.isnan(farmers.WP)
+    comb = t.loc[("x", "y", "combined")]
+    assert (comb.games, comb.WP) == (1, 1.0) and (comb.WP_lo, comb.WP_hi) == arena.wilson(1, 1)
