@@ -17,8 +17,8 @@ the kicker enumeration's hard cases). At each position it checks
 * at every 20th position, a whole greedy rollout of the core (``rollout``) == the Python
   `GreedyRollout` played from there: the moves counted, the end state, who won per seat;
 
-and each game, replayed in the core by the same choices, ends in the same state, scores and
-winning sides (``side_won``).
+and each game, replayed in the core by the same choices, has the state `from_game` gives
+after every move, and ends with the same scores and winning sides (``side_won``).
 
 Then the compiled `weights` play (``ddzlab.search.weights``) against ``WeightsAgent.play``
 at every position of games between mixed agents (weights, greedy, random, smallest, and
@@ -135,6 +135,10 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
             i = int(rng.integers(n))
             game.push(expect[i])
             play(st, oc[i], om[i])
+            if not np.array_equal(st, from_game(game)):
+                report.fail(f"{rules.name} core state after {game.actions[-1]} of {game.actions}: "
+                            f"{st.tolist()} != {from_game(game).tolist()}")
+                break
         else:
             report.games += 1
             out = np.zeros(3, dtype=np.int64)
