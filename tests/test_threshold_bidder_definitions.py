@@ -96,10 +96,12 @@ def test_a_bid_is_explained_by_its_score_to_four_places_and_its_level():
         def decision_function(self, X):
             return super().decision_function(X) / 3 + 1 / 7
     b = ThresholdBidder(Thirds(), thresholds=(0.5, 1.0, 1.2))
-    obs = Game(generate_deals(1, seed=0)[0]).observation(0)
+    game = Game(generate_deals(1, seed=0)[0], first_bidder=1)    # seat 1 holds 2 2 2 and B
+    obs = game.observation(1)
     b.bid(obs)
     score = b.score(obs.hand)
-    assert score != round(score, 4)
+    assert score != round(score, 4) and score > 1 / 7        # the hand holds a 2 or a joker
+    assert score != b.score("")
     assert b.last_eval == {"score": round(score, 4), "level": b.level(obs.hand)}
 
 
