@@ -205,3 +205,27 @@ def test_play_game_default_limit_is_100_redeals():
     assert game.redeals == 100 and game.is_over
     with pytest.raises(AgentError, match="100 all-pass"):
         play_game(Game(seed=0), [BidsAfter(101)] * 3)
+
+
+def test_two_agent_files_of_one_name_are_two_modules(tmp_path):
+    """Files are imported under a name derived from their whole path: agent.py in two
+    folders gives two classes, not the first one twice."""
+    for folder, label in (("one", "first"), ("two", "second")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "agent.py").write_text(AGENT.replace('name = "first_move"', f'name = "{label}"'))
+    one = make_agent(f"{tmp_path / 'one' / 'agent.py'}:FirstMove")
+    two = make_agent(f"{tmp_path / 'two' / 'agent.py'}:FirstMove")
+    assert (one.name, two.name) == ("first", "second")
+    assert type(one) is not type(two)
+
+
+def test_a_missing_class_is_named_with_its_file_or_module(tmp_path, monkeypatch):
+    path = tmp_path / "agent_missing_for_test.py"
+    path.write_text(AGENT)
+    with pytest.raises(AgentError, match=r"file '.*agent_missing_for_test.py' has no 'Nope'"):
+        make_agent(f"{path}:Nope")
+    with pytest.raises(AgentError, match=r"has no 'FirstMove.Nope'"):
+        make_agent(f"{path}:FirstMove.Nope")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(AgentError, match=r"module 'agent_missing_for_test' has no 'Nope'"):
+        make_agent("agent_missing_for_test:Nope")
