@@ -86,3 +86,13 @@ def mean_root_value(make, obs, backend: str, iterations: int, seeds: int = 6, ga
         assert agent.last_backend == backend and agent.last_iterations == iterations
         total += sum(r for _, r in stats.values()) / sum(v for v, _ in stats.values())
     return total / seeds
+
+
+class NeverBids:
+    """An agent that passes every auction (and plays the first legal move): the all-pass case."""
+
+    def bid(self, obs):
+        return 0
+
+    def play(self, obs):
+        return obs.legal_moves[0]

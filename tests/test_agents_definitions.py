@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from conftest import NeverBids
 from ddzlab.agents import AgentError, make_agent, parse_spec, play_game
 from ddzlab.agents import base
 from ddzlab.deals import generate_deals
@@ -173,16 +174,9 @@ def test_last_evaluation_is_a_copy_and_none_without_one():
 
 @pytest.mark.parametrize("limit", [0, 2, 5])
 def test_play_game_allows_exactly_max_redeals_all_pass_auctions(limit):
-    class Never:
-        def bid(self, obs):
-            return 0
-
-        def play(self, obs):
-            return obs.legal_moves[0]
-
     game = Game(seed=0)
     with pytest.raises(AgentError, match=f"{limit} all-pass auctions"):
-        play_game(game, [Never()] * 3, max_redeals=limit)
+        play_game(game, [NeverBids()] * 3, max_redeals=limit)
     assert game.redeals == limit + 1
 
 

@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from conftest import NeverBids
 from ddzlab.agents import AgentError, make_agent
 from ddzlab.arena import duel_games
 from ddzlab.game import Game
@@ -367,20 +368,13 @@ def test_the_wrapper_takes_the_agent_s_name_or_class_name_and_copies():
 
 @pytest.mark.parametrize("limit", [0, 2])
 def test_play_recorded_allows_exactly_max_redeals(limit):
-    class Never:
-        def bid(self, obs):
-            return 0
-
-        def play(self, obs):
-            return obs.legal_moves[0]
-
     game = Game(seed=0)
     with pytest.raises(AgentError, match=f"{limit} all-pass auctions"):
-        play_recorded(game, [Never()] * 3, max_redeals=limit)
+        play_recorded(game, [NeverBids()] * 3, max_redeals=limit)
     assert game.redeals == limit + 1
     game = Game(seed=0)
     with pytest.raises(AgentError, match="100 all-pass auctions"):
-        play_recorded(game, [Never()] * 3)
+        play_recorded(game, [NeverBids()] * 3)
     assert game.redeals == 101
 
 
