@@ -130,6 +130,9 @@ def test_installed_entry_points_are_found_by_lower_case_name(tmp_path, monkeypat
     assert "first_move_ep" in base.available_agents()
     assert "not_an_agent" not in base.available_agents()
     assert make_agent("first_move_ep", depth=5).depth == 5
+    # an installed agent's name is never read as a module either: a bad option, not an import
+    with pytest.raises(AgentError, match="key=value"):
+        make_agent("first_move_ep:depth")
 
 
 def _same_ddzlab() -> dict:
@@ -151,6 +154,7 @@ def test_a_fresh_interpreter_finds_agents_of_modules_not_yet_imported():
 
 def test_a_file_agent_does_not_import_the_whole_agent_package(tmp_path):
     (tmp_path / "lone_agent.py").write_text(AGENT)
+    assert make_agent(f"{tmp_path / 'lone_agent.py'}:FirstMove").name == "first_move"     # here too
     code = (f"import sys; from ddzlab.agents import make_agent; "
             f"make_agent({str(tmp_path / 'lone_agent.py') + ':FirstMove'!r}); "
             "print('ddzlab.agents.mcts' in sys.modules)")
