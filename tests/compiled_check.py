@@ -18,7 +18,8 @@ the kicker enumeration's hard cases). At each position it checks
   `GreedyRollout` played from there: the moves counted, the end state, who won per seat;
 
 and each game, replayed in the core by the same choices, has the state `from_game` gives
-after every move, and ends with the same scores and winning sides (``side_won``).
+after every move, and ends with the same scores and winning sides (``side_won``); so do
+random two-player games (no landlord).
 
 Then the compiled `weights` play (``ddzlab.search.weights``) against ``WeightsAgent.play``
 at every position of games between mixed agents (weights, greedy, random, smallest, and
@@ -68,6 +69,7 @@ class Report:
     splits: int = 0
     rollouts: int = 0
     games: int = 0
+    two_player: int = 0
     hands: int = 0
     weights: int = 0
     thresholds: int = 0
@@ -167,6 +169,35 @@ def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report)
             or [bool(side_won(end, s)) for s in range(g.players)] != [py_side_won(g, s) for s in range(g.players)]):
         report.fail(f"{game.rules.name} greedy rollout from {game.actions}: {steps} moves != {moves} "
                     f"or end state {end.tolist()} != {from_game(g).tolist()}")
+
+
+def check_two_player(rules: Rules, n: int, seed: int, report: Report) -> None:
+    """``n`` random two-player games (no landlord, no auction): the same legal moves and
+    state after every move, the same scores and winning sides at the end."""
+    rng = np.random.default_rng(seed)
+    t = core_table(rules)
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    sc = scratch()
+    for _ in range(n):
+        game = Game(rules=rules, players=2, seed=rng)
+        st = from_game(game)
+        while not game.is_over:
+            expect = game.legal_moves()
+            k = legal(t, st, oc, om, sc)
+            if [(int(oc[i]), int(om[i])) for i in range(k)] != [encode(m) for m in expect]:
+                report.fail(f"{rules.name} two-player legal moves of {game.hand(game.to_act)} on {game.last_move}")
+                break
+            i = int(rng.integers(k))
+            game.push(expect[i])
+            play(st, oc[i], om[i])
+        out = np.zeros(3, dtype=np.int64)
+        scores(st, out)
+        won = [bool(side_won(st, s)) for s in range(2)]
+        report.two_player += 1
+        if (not np.array_equal(st, from_game(game)) or tuple(out[:2]) != game.scores
+                or won != [py_side_won(game, s) for s in range(2)]):
+            report.fail(f"{rules.name} two-player game {game.actions}: scores {out[:2]} != {game.scores}, "
+                        f"sides won {won}")
 
 
 def check_hands(rules: Rules, n: int, seed: int, report: Report) -> None:
@@ -301,6 +332,7 @@ def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = Non
     check_hands(rules, max(1, positions // 10), seed + 1, report)
     check_weights(rules, positions if weights is None else weights, seed + 2, report)
     check_power_reset(rules, max(1, positions // 20), seed + 3, report)
+    check_two_player(rules, max(1, positions // 100), seed + 4, report)
     return report
 
 
@@ -317,7 +349,7 @@ def main() -> None:
         r = check(get_rules(name), args.positions, args.seed, args.weights)
         print(f"{name}: {r.positions} positions (legal moves, leading and following), {r.greedy} greedy choices, "
               f"{r.splits} split filters, {r.rollouts} greedy rollouts, {r.games} whole games (end state, "
-              f"scores, sides won), {r.hands} clumpy-hand move lists, {r.weights} weights plays (mixed-agent "
+              f"scores, sides won), {r.two_player} two-player games, {r.hands} clumpy-hand move lists, {r.weights} weights plays (mixed-agent "
               f"games; tuned, ablated, perturbed), {r.thresholds} follow thresholds at the boundary, "
               f"{r.powers} hand powers and splits: {len(r.failures)} mismatches")
         for f in r.failures:
