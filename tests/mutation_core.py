@@ -65,15 +65,17 @@ def setup(positions: int) -> Path:
         data.symlink_to(ROOT / "data")
     rules = "standard mini" if positions >= 1500 else "standard"
     run = f"env PYTHONPATH={WORK} NUMBA_DISABLE_JIT=1 PYTHONDONTWRITEBYTECODE=1 {sys.executable}"
-    command = (f"{run} tests/compiled_check.py --positions {positions} --rules {rules} --seed 3")
+    steps = [f"{run} tests/compiled_check.py --positions {positions} --rules {rules} --seed 3"]
     if positions >= 1500:               # then what else the compiled tests assert, JIT off too
-        command = (f"sh -c '{command} && {run} -m pytest -q -x -p no:cacheprovider -p no:nbmake "
-                   f"-o addopts= {' '.join(STAGE_TWO)}'")
+        steps.append(f"{run} -m pytest -q -x -p no:cacheprovider -p no:nbmake -o addopts= {' '.join(STAGE_TWO)}")
+    script = WORK / "check_mutant.sh"
+    script.write_text("#!/bin/sh\nset -e\n" + "\n".join(steps) + "\n")
+    command = f"sh {script}"
     config = WORK / "core.toml"
     config.write_text("[cosmic-ray]\n"
                       f"module-path = {MODULES!r}\n".replace("'", '"')
                       + "timeout = 1200.0\nexcluded-modules = []\n"
-                      + f"test-command = '''{command}'''\n"          # a TOML literal string
+                      + f"test-command = {command!r}\n".replace("'", '"')
                       + '\n[cosmic-ray.distributor]\nname = "local"\n')
     return config
 
