@@ -19,12 +19,14 @@ from ddzlab.game import Game
 def test_the_tables_follow_rlcard_s_type_card_order():
     t = _Tables()
     assert t.module is doudizhu_rule_models and t.agent_class is doudizhu_rule_models.DouDizhuRuleAgentV1
+    position: dict[str, int] = {}          # a string's place in the first type that lists it
     for type_name, by_weight in TYPE_CARD.items():
         listed = list(chain.from_iterable(by_weight.values()))      # get_gt_cards' iteration
-        for s in set(listed):
-            assert t.order[s] <= listed.index(s)                  # first seen in some type
+        for s in listed:
+            position.setdefault(s, listed.index(s))
         for weight, strings in by_weight.items():
             assert t.first[(type_name, int(weight))] == strings[0]
+    assert t.order == position
     solos = list(chain.from_iterable(TYPE_CARD["solo"].values()))
     assert [t.order[s] for s in solos[:5]] == [0, 1, 2, 3, 4]
     pairs = list(chain.from_iterable(TYPE_CARD["pair"].values()))
@@ -42,8 +44,9 @@ def _positions(seed: int, moves: int):
 
 def test_the_trace_memo_starts_again_for_another_game_or_moves_taken_back():
     """The agent extends its RLCard trace move by move within a game; for another game
-    (same landlord, as long a history, other moves), another landlord, or a shorter history
-    it starts again: its trace is always the one built from the whole history."""
+    (same landlord, as long a history, other moves), another game with another landlord, or
+    a shorter history it starts again: its trace is always the one built from the whole
+    history."""
     agent = RuleV1Agent(seed=0)
     first = _positions(3, 12)
     assert agent._rlcard_trace(first) == rlcard_trace(first)

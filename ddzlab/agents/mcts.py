@@ -631,10 +631,9 @@ def strong_ismcts(**options) -> ISMCTSAgent:
     every seat's rollout policy instead of greedy, and 4,000 iterations a move: about 0.2 s
     of CPU a move on average on the compiled core, under 1 s on every move measured (a
     weights rollout costs about eight greedy ones; `benchmarks/bench_strongest.py`).
-    Chosen on a small pilot against `weights` (deals apart from the evaluation's): four times
-    the default's greedy iterations showed no gain, weights rollouts a larger one with more
-    iterations; the pilot is too small to rank the candidates, so no number from it is quoted.
-    Options as `ismcts`; any option given overrides these. Its WP against `rulev1` and
+    Chosen on a small pilot against `weights` (deals apart from the evaluation's, not
+    stored), too small to rank the candidates: it is no evidence that weights rollouts beat
+    greedy ones. Options as `ismcts`; any option given overrides these. Its WP against `rulev1` and
     `weights` is the stored experiment `05_strongest` (notebook 05)."""
     return ISMCTSAgent(**{**STRONG_OPTIONS, **options})
 
