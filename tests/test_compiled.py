@@ -94,6 +94,26 @@ def test_greedy_rollout_bombs_only_a_player_down_to_four_cards(last_cards, bombs
     assert chosen == detect("4444" if bombs else "K")
 
 
+def test_split_filter_ranks_the_play_that_empties_the_hand_first():
+    # Q(S, a) = MAX_Q + |a| for a play that empties S, above every split (|a| + d(rest) is at
+    # most |S|): so the kernel's ``width`` best already hold it and it keeps exactly ``width``
+    # plays. The 9-pair chain 3..J leads with 61 plays, many of Q = 18 = |S| ahead of it in
+    # legal order; ranked as a split, the whole chain would fall outside the best 8 and a 9th
+    # play would be kept beside it.
+    from ddzlab.search.policies import split_filter as core_split
+    hand = Hand("33445566778899TTJJ")
+    game = Game(generate_deals(1, seed=2)[0], landlord=0)
+    st = from_game(game)
+    st[S_HAND + 0], st[S_SIZE + 0] = hand.bits, 18
+    oc, om, sc = (np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64),
+                  np.empty(SCRATCH, dtype=np.int64))
+    n = legal(core_table(STANDARD), st, oc, om, sc)
+    assert n == len(legal_moves(hand, STANDARD)) == 61
+    fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    k = core_split(st, oc, om, n, 8, fc, fm)
+    assert k == 8 and hand.bits in fc[:k].tolist()
+
+
 def _observation(seed: int, moves: int):
     game = Game(generate_deals(1, seed=seed)[0], landlord=0)
     rng = np.random.default_rng(seed)
