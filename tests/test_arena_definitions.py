@@ -4,6 +4,7 @@ shape, and what `duel` passes on."""
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 
 from ddzlab import arena
 from ddzlab.arena import DuelResultsError, duel, duel_games, seconds_per_move, summarize
+from ddzlab.parallel import run_chunks
 
 COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves", "a_moves", "b_moves"]
 GOOD = {"deal": 0, "a_landlord": True, "landlord_won": True, "a_won": True, "bombs": 1, "a_points": 2,
@@ -163,10 +165,30 @@ def test_the_progress_bar_counts_deals_or_chunks(capsys):
     two deals each), named ``duel`` either way."""
     duel_games("greedy", "smallest", 2, seed=0)
     err = capsys.readouterr().err.replace("\r", "\n").splitlines()[-1]
-    assert err.startswith("duel: 100%") and " 2/2 " in err and "deal" in err and "chunk" not in err
+    assert err.startswith("duel: 100%") and " 2/2 " in err and "chunk" not in err
+    assert re.search(r"\d(deal/s|s/deal)\]$", err), err       # tqdm's rate names the unit
     duel_games("greedy", "smallest", 4, seed=0, n_jobs=2, chunk_size=2)
     err = capsys.readouterr().err.replace("\r", "\n").splitlines()[-1]
-    assert err.startswith("duel: 100%") and " 2/2 " in err and "chunk" in err and "deal" not in err
+    assert err.startswith("duel: 100%") and " 2/2 " in err and "deal" not in err
+    assert re.search(r"\d(chunk/s|s/chunk)\]$", err), err
+
+
+def test_what_a_duel_hands_the_runner(monkeypatch):
+    """`duel` and `duel_games` pass n_jobs, backend and chunk size on to
+    `ddzlab.parallel.run_chunks`: by default one process and one deal a unit; a backend alone
+    chunks by the machine's cores (4 units a core, here 1 core: 8 deals in units of 2)."""
+    calls = []
+
+    def recording(func, chunks, n_jobs=1, backend=None):
+        calls.append(([len(c) for c in chunks], n_jobs, backend))
+        return run_chunks(func, chunks, n_jobs, backend)
+
+    monkeypatch.setattr(arena, "run_chunks", recording)
+    duel("greedy", "smallest", 3, progress=False)
+    duel("greedy", "smallest", 8, progress=False, n_jobs=2, backend="threading", chunk_size=3)
+    monkeypatch.setattr(arena.os, "cpu_count", lambda: 1)
+    duel_games("greedy", "smallest", 8, progress=False, backend="threading")
+    assert calls == [([1, 1, 1], 1, None), ([3, 3, 2], 2, "threading"), ([2, 2, 2, 2], 1, "threading")]
 
 
 def _tgames(rows: list[tuple], agents=None) -> pd.DataFrame:
@@ -212,8 +234,10 @@ def test_tournament_table_order_and_pairs_without_games():
     t = arena.tournament_table(games)
     assert list(dict.fromkeys(t.a)) == ["y", "x"] and "z" not in set(t.a) | set(t.b)
     assert t.attrs["agents"] == ["y", "x", "z"]
-    assert list(dict.fromkeys(arena.tournament_table(games, agents=["x", "y"]).a)) == ["x", "y"]
-    assert list(dict.fromkeys(arena.tournament_table(_tgames(X_VS_Y)).a)) == ["x", "y"]
+    given = arena.tournament_table(games, agents=["x", "y"])
+    assert list(dict.fromkeys(given.a)) == ["x", "y"] and given.attrs["agents"] == ["x", "y"]
+    found = arena.tournament_table(_tgames(X_VS_Y))
+    assert list(dict.fromkeys(found.a)) == ["x", "y"] and found.attrs["agents"] == ["x", "y"]
 
 
 def test_tournament_table_without_moves_has_no_seconds_a_move():
