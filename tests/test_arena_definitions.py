@@ -266,6 +266,38 @@ def test_paired_wilson_edges_and_its_games():
         assert all(math.isnan(x) for x in arena.paired_wilson(np.array([])))
         assert arena.paired_wilson(np.array([1.0])) == (1.0, *arena.wilson(2, 2))        # one deal: 2 games
         assert arena.paired_wilson(np.array([1.0, 1.0]), games=3) == (1.0, *arena.wilson(3, 3))
+        assert arena.paired_wilson(np.array([0.5])) == (0.5, *arena.wilson(1, 2))        # no spread from one deal
+        assert arena.paired_wilson(np.array([0.0, 0.0, 0.0])) == (0.0, *arena.wilson(0, 6))   # none at 0%
+        assert arena.paired_wilson(np.array([0.0, 0.0, 0.0]))[2] > 0
+
+
+def test_paired_wilson_at_the_effective_sample_size_by_hand():
+    """Shares 0.5 and 1 (two deals, four games): p = 3/4, Var(p) = var(shares, ddof=1) / 2 =
+    0.125 / 2, n_eff = p(1 - p) / Var(p) = 3; the Wilson interval of 2.25 wins in 3 at the z
+    given."""
+    for z in (arena.Z95, 1.0):
+        assert arena.paired_wilson(np.array([0.5, 1.0]), z=z) == pytest.approx((0.75, *arena.wilson(2.25, 3, z)))
+    assert arena.wilson(2.25, 3, 1.0) != pytest.approx(arena.wilson(2.25, 3))
+
+
+def test_the_scheduler_is_reached_from_a_named_daemon_thread(monkeypatch):
+    """`_connect` calls dask's ``Client`` in a daemon thread named ``ddzlab-connect`` (a hung
+    connection must not keep the interpreter alive, and shows by name in a thread dump), and
+    names the error ``Client`` raised."""
+    import threading
+    import dask.distributed
+    seen = []
+
+    class Refusing:
+        def __init__(self, address, timeout):
+            t = threading.current_thread()
+            seen.append((address, timeout, t.name, t.daemon))
+            raise ConnectionRefusedError("nobody home")
+
+    monkeypatch.setattr(dask.distributed, "Client", Refusing)
+    with pytest.raises(arena.ArenaError, match="at 'tcp://h:1': ConnectionRefusedError: nobody home"):
+        arena._connect("tcp://h:1")
+    assert seen == [("tcp://h:1", arena.SCHEDULER_TIMEOUT, "ddzlab-connect", True)]
 
 
 def test_a_role_without_games_and_an_odd_number_of_games():
