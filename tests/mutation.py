@@ -14,10 +14,20 @@ mutmut regenerates its mutants from the coverage of the named ones only (a parti
 start afresh with ``ARGS=--fresh`` (drops ``.mutation/<module>/mutants``).
 Prints the counts and the score: killed (timeouts counted as killed) over killed + survived;
 "no tests" (lines no selected test executes) are reported apart.
+
+``--sample N`` (large modules: `agents/mcts`, `agents/weights`) tests a simple random sample
+of N of the module's mutants instead of all of them, drawn once with ``--seed`` (default 0)
+and kept in ``.mutation/<module>/sample.txt``, so a second run continues the same sample;
+the score is then the sample's, with a Wilson 95 % interval for the whole module's. mutmut
+runs a full run's mutants fastest first, so the tail a stopped full run leaves is the slow
+code; a sample has no such bias.
 """
 from __future__ import annotations
 
+import json
+import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -96,19 +106,73 @@ def score(work: Path) -> str:
     return f"{dict(sorted(counts.items()))}; score {killed}/{decided} = {pct} (timeouts as killed)"
 
 
+#: mutmut's exit codes of a decided mutant (mutmut.stats.status_by_exit_code)
+KILLED, SURVIVED, TIMEOUT = {1, 3}, {0}, {36, -24, 24, 152, 255}
+NO_TEST = "__ddzlab_generate_only__"      # a mutant name that matches nothing: generate, then stop
+
+
+def exit_codes(work: Path, module: str) -> dict[str, object]:
+    """mutmut's exit code of every generated mutant of ``module`` (None: not run yet)."""
+    meta = work / "mutants" / "ddzlab" / f"{module}.py.meta"
+    return json.loads(meta.read_text())["exit_code_by_key"] if meta.exists() else {}
+
+
+def sample_score(codes: dict[str, object], names: list[str]) -> str:
+    """Counts over the sample and the module's score estimated from it (Wilson 95 %)."""
+    got = [codes.get(n) for n in names]
+    killed = sum(c in KILLED or c in TIMEOUT for c in got)
+    survived = sum(c in SURVIVED for c in got)
+    decided, z = killed + survived, 1.96
+    if not decided:
+        return f"sample of {len(names)}: nothing decided yet"
+    p = killed / decided
+    centre = (p + z * z / (2 * decided)) / (1 + z * z / decided)
+    half = z * math.sqrt(p * (1 - p) / decided + z * z / (4 * decided ** 2)) / (1 + z * z / decided)
+    return (f"sample of {len(names)}: {decided} decided, {sum(c is None for c in got)} to run, "
+            f"{len(names) - decided - sum(c is None for c in got)} other (no tests, suspicious); "
+            f"score {killed}/{decided} = {100 * p:.1f} % (95 % Wilson [{100 * (centre - half):.1f}, "
+            f"{100 * (centre + half):.1f}] % for the module)")
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in SELECTION:
-        print(f"usage: mutation.py MODULE [--fresh] [mutant names...]; MODULE one of {', '.join(SELECTION)}")
+        print(f"usage: mutation.py MODULE [--fresh] [--sample N [--seed S]] [mutant names...]; "
+              f"MODULE one of {', '.join(SELECTION)}")
         return 2
-    work = scratch(argv[0])
-    if "--fresh" in argv:
-        argv = [a for a in argv if a != "--fresh"]
+    module, work = argv[0], scratch(argv[0])
+    args = argv[1:]
+    if "--fresh" in args:
+        args.remove("--fresh")
         shutil.rmtree(work / "mutants", ignore_errors=True)
+        (work / "sample.txt").unlink(missing_ok=True)
+    sample, seed = None, 0
+    if "--sample" in args:
+        i = args.index("--sample")
+        sample = int(args[i + 1])
+        del args[i:i + 2]
+    if "--seed" in args:
+        i = args.index("--seed")
+        seed = int(args[i + 1])
+        del args[i:i + 2]
     env = dict(os.environ, DDZLAB_SCALE="test", MPLBACKEND="Agg")
-    mutmut = str(Path(sys.executable).parent / "mutmut")
-    rc = subprocess.run(["nice", "-n", "15", mutmut, "run", "--max-children", "1", *argv[1:]],
-                        cwd=work, env=env).returncode
-    print(f"{argv[0]}: {score(work)}")
+    run = ["nice", "-n", "15", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1"]
+    if sample is None:
+        rc = subprocess.run([*run, *args], cwd=work, env=env).returncode
+        print(f"{module}: {score(work)}")
+        return rc
+    listed = work / "sample.txt"
+    if not listed.exists():
+        if not exit_codes(work, module):
+            subprocess.run([*run, NO_TEST], cwd=work, env=env, capture_output=True)  # fails: nothing matches
+        everything = sorted(exit_codes(work, module))
+        if not everything:
+            raise SystemExit(f"mutmut generated no mutants of {module}")
+        names = sorted(random.Random(seed).sample(everything, min(sample, len(everything))))
+        listed.write_text("\n".join(names) + "\n")
+    names = listed.read_text().split()
+    todo = [n for n in names if exit_codes(work, module).get(n) is None]
+    rc = subprocess.run([*run, *todo], cwd=work, env=env).returncode if todo else 0
+    print(f"{module}: {sample_score(exit_codes(work, module), names)}")
     return rc
 
 

@@ -20,3 +20,50 @@ def test_train_bidder_into_a_folder(tmp_path, capsys):
     assert main(["train", "bidder", "--model", "linear_svc", "--features", "seed", "--grid", "test",
                  "--out", str(tmp_path)], stdout=io.StringIO()) == 0
     assert (tmp_path / "bidder_linear_svc_seed.json").exists()
+
+
+def test_the_saved_file_states_its_score_and_chosen_parameters(tmp_path, capsys):
+    """The file's metadata: the cross-validated mean and SD printed, and the grid's choice."""
+    import json
+    path = tmp_path / "m.json"
+    assert main(["train", "bidder", "--model", "linear_svc", "--features", "seed", "--grid", "test",
+                 "--out", str(path)], stdout=io.StringIO()) == 0
+    printed = capsys.readouterr().out
+    meta = json.loads(path.read_text())["meta"]
+    assert set(meta) == {"cv_mean", "cv_std", "params"}
+    assert set(meta["params"]) == {"clf__C"} and str(meta["params"]["clf__C"]) in printed
+    assert f"{meta['cv_mean']:.4f}" in printed and 0 < meta["cv_std"] < meta["cv_mean"] < 1
+
+
+def test_the_trainer_s_defaults_and_choices(monkeypatch, tmp_path):
+    """Defaults: the RBF SVC on the compact features, the quick grid, one job; every grid size
+    is a choice, an unknown one is refused before any training."""
+    import pytest
+    from ddzlab.agents import bidder_train
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def recording_grid(model, size):
+        seen.append(("grid", model, size))
+        return {}
+
+    def stop(estimator, calls, grid, n_jobs):
+        seen.append(("search", n_jobs))
+        raise Stop
+
+    monkeypatch.setattr(bidder_train, "make_bidder", lambda model, features: seen.append(("make", model, features)))
+    monkeypatch.setattr(bidder_train, "default_grid", recording_grid)
+    monkeypatch.setattr(bidder_train, "grid_search", stop)
+    monkeypatch.setattr(bidder_train, "load_calls", lambda: None)
+    for argv, want in [([], ("rbf_svc", "compact", "quick", 1)),
+                       (["--grid", "test"], ("rbf_svc", "compact", "test", 1)),
+                       (["--grid", "full", "--model", "logreg", "--features", "seed", "--jobs", "2"],
+                        ("logreg", "seed", "full", 2))]:
+        seen.clear()
+        with pytest.raises(Stop):
+            bidder_train.train_bidder([*argv, "--out", str(tmp_path)])
+        assert seen == [("make", *want[:2]), ("grid", want[0], want[2]), ("search", want[3])]
+    with pytest.raises(SystemExit):
+        bidder_train.train_bidder(["--grid", "huge"])
