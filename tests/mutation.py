@@ -16,11 +16,13 @@ Prints the counts and the score: killed (timeouts counted as killed) over killed
 "no tests" (lines no selected test executes) are reported apart.
 
 ``--sample N`` (large modules: `agents/mcts`, `agents/weights`) tests a simple random sample
-of N of the module's mutants instead of all of them, drawn once with ``--seed`` (default 0)
-and kept in ``.mutation/<module>/sample.txt``, so a second run continues the same sample;
-the score is then the sample's, with a Wilson 95 % interval for the whole module's. mutmut
-runs a full run's mutants fastest first, so the tail a stopped full run leaves is the slow
-code; a sample has no such bias.
+of N mutants instead of all of them, drawn once with ``--seed`` (default 0) and kept in
+``.mutation/<module>/sample.json``, so a second run continues the same sample. Drawn after a
+full run was stopped, the sample is of the mutants that run left undecided (the rest), and the
+module's score combines the decided part, counted in full, with the rest estimated from the
+sample (a stratified estimate). mutmut runs mutants fastest first, so the rest of a stopped run
+is the slow code: a score of the decided part alone would be biased. The interval is the
+Wilson 95 % interval of the sample's kill rate carried to the module.
 """
 from __future__ import annotations
 
@@ -117,21 +119,31 @@ def exit_codes(work: Path, module: str) -> dict[str, object]:
     return json.loads(meta.read_text())["exit_code_by_key"] if meta.exists() else {}
 
 
-def sample_score(codes: dict[str, object], names: list[str]) -> str:
-    """Counts over the sample and the module's score estimated from it (Wilson 95 %)."""
-    got = [codes.get(n) for n in names]
-    killed = sum(c in KILLED or c in TIMEOUT for c in got)
-    survived = sum(c in SURVIVED for c in got)
-    decided, z = killed + survived, 1.96
-    if not decided:
-        return f"sample of {len(names)}: nothing decided yet"
-    p = killed / decided
-    centre = (p + z * z / (2 * decided)) / (1 + z * z / decided)
-    half = z * math.sqrt(p * (1 - p) / decided + z * z / (4 * decided ** 2)) / (1 + z * z / decided)
-    return (f"sample of {len(names)}: {decided} decided, {sum(c is None for c in got)} to run, "
-            f"{len(names) - decided - sum(c is None for c in got)} other (no tests, suspicious); "
-            f"score {killed}/{decided} = {100 * p:.1f} % (95 % Wilson [{100 * (centre - half):.1f}, "
-            f"{100 * (centre + half):.1f}] % for the module)")
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of k successes in n."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def sample_score(codes: dict[str, object], population: list[str], names: list[str]) -> str:
+    """The module's score from the mutants outside ``population`` (counted in full) and a
+    sample ``names`` of ``population`` (its killed share carried to the whole population)."""
+    def tally(keys):
+        got = [codes.get(k) for k in keys]
+        return (sum(c in KILLED or c in TIMEOUT for c in got), sum(c in SURVIVED for c in got),
+                sum(c is None for c in got))
+    full = [k for k in codes if k not in set(population)]
+    a, b, open_a = tally(full)
+    k, sv, todo = tally(names)
+    head = (f"{len(full)} counted in full ({a} killed, {b} survived, {open_a} undecided), "
+            f"a sample of {len(names)} of the other {len(population)} ({k} killed, {sv} survived, {todo} to run)")
+    if not k + sv:
+        return head + ": no score yet"
+    decided_rest = len(population) * (k + sv) / len(names)      # the rest's decided mutants, estimated
+    est = [(a + decided_rest * q) / (a + b + decided_rest) for q in (k / (k + sv), *wilson(k, k + sv))]
+    return head + f"; score {100 * est[0]:.1f} % (95 % [{100 * est[1]:.1f}, {100 * est[2]:.1f}] %)"
 
 
 def main(argv: list[str]) -> int:
@@ -144,7 +156,7 @@ def main(argv: list[str]) -> int:
     if "--fresh" in args:
         args.remove("--fresh")
         shutil.rmtree(work / "mutants", ignore_errors=True)
-        (work / "sample.txt").unlink(missing_ok=True)
+        (work / "sample.json").unlink(missing_ok=True)
     sample, seed = None, 0
     if "--sample" in args:
         i = args.index("--sample")
@@ -160,21 +172,21 @@ def main(argv: list[str]) -> int:
         rc = subprocess.run([*run, *args], cwd=work, env=env).returncode
         print(f"{module}: {score(work)}")
         return rc
-    listed = work / "sample.txt"
+    listed = work / "sample.json"
     if not listed.exists():
         if not exit_codes(work, module):
             subprocess.run([*run, NO_TEST], cwd=work, env=env, capture_output=True)  # fails: nothing matches
-        everything = sorted(exit_codes(work, module))
-        if not everything:
+        codes = exit_codes(work, module)
+        if not codes:
             raise SystemExit(f"mutmut generated no mutants of {module}")
-        names = sorted(random.Random(seed).sample(everything, min(sample, len(everything))))
-        listed.write_text("\n".join(names) + "\n")
-    names = listed.read_text().split()
-    todo = [n for n in names if exit_codes(work, module).get(n) is None]
+        population = sorted(k for k, c in codes.items() if c is None)
+        names = sorted(random.Random(seed).sample(population, min(sample, len(population))))
+        listed.write_text(json.dumps({"seed": seed, "population": population, "sample": names}, indent=0))
+    drawn = json.loads(listed.read_text())
+    todo = [n for n in drawn["sample"] if exit_codes(work, module).get(n) is None]
     rc = subprocess.run([*run, *todo], cwd=work, env=env).returncode if todo else 0
-    print(f"{module}: {sample_score(exit_codes(work, module), names)}")
+    print(f"{module}: {sample_score(exit_codes(work, module), drawn['population'], drawn['sample'])}")
     return rc
-
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
