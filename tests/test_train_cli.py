@@ -67,3 +67,31 @@ def test_the_trainer_s_defaults_and_choices(monkeypatch, tmp_path):
         assert seen == [("make", *want[:2]), ("grid", want[0], want[2]), ("search", want[3])]
     with pytest.raises(SystemExit):
         bidder_train.train_bidder(["--grid", "huge"])
+
+
+def test_the_trainer_s_help_and_refusals(capsys):
+    """``--help`` names the command, says what it does (the module's first line) and lists
+    every choice; an unknown model or feature set is refused by name."""
+    import pytest
+    from ddzlab.agents import bidder_train
+    from ddzlab.bidding.features import FEATURE_SETS
+    from ddzlab.bidding.models import MODELS
+    with pytest.raises(SystemExit):
+        bidder_train.train_bidder(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("usage: ddzlab train bidder [-h]")
+    assert bidder_train.__doc__.split("\n")[0] in out and "saved file" not in out     # the first line only
+    assert "{" + ",".join(MODELS) + "}" in out and "{" + ",".join(FEATURE_SETS) + "}" in out
+    assert "{test,quick,full}" in out
+    assert "model file, or a folder to put it in (default data/models/bidder_MODEL_FEATURES.json)" in out
+    for bad in (["--model", "nosuch"], ["--features", "nosuch"]):
+        with pytest.raises(SystemExit):
+            bidder_train.train_bidder(bad)
+        assert "invalid choice: 'nosuch'" in capsys.readouterr().err
+
+
+def test_without_out_the_model_goes_to_the_models_folder(monkeypatch, tmp_path):
+    from ddzlab.agents import bidder_train
+    monkeypatch.setattr(bidder_train, "MODELS_DIR", tmp_path)
+    assert bidder_train.train_bidder(["--model", "linear_svc", "--features", "seed", "--grid", "test"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["bidder_linear_svc_seed.json"]
