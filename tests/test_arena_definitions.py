@@ -299,6 +299,14 @@ def test_the_scheduler_is_reached_from_a_named_daemon_thread(monkeypatch):
         arena._connect("tcp://h:1")
     assert seen == [("tcp://h:1", arena.SCHEDULER_TIMEOUT, "ddzlab-connect", True)]
 
+    class Wordy(Refusing):
+        def __init__(self, address, timeout):
+            raise OSError("x" * 300)
+
+    monkeypatch.setattr(dask.distributed, "Client", Wordy)
+    with pytest.raises(arena.ArenaError, match=r"OSError: x{200}$"):      # the first 200 characters
+        arena._connect("tcp://h:1")
+
 
 def test_a_role_without_games_and_an_odd_number_of_games():
     """One game of x as landlord (won): the farmers row has no games (NaN, no error); the

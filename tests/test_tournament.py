@@ -207,11 +207,33 @@ def test_resume_keys_on_the_pair_and_the_deal(tmp_path):
     assert len(path.read_text().splitlines()) == 1 + 3 * 3 * 2
 
 
+def test_a_resumed_tournament_keeps_the_recorded_games_of_done_pairs(tmp_path):
+    """Cut after the first pair of the last deal, with every game already in the record: the
+    resumed run keeps the record's games of the (pair, deal)s the results file holds, drops
+    the others and records them again, so the record ends as the uninterrupted run's."""
+    deals = generate_deals(3, seed=2)
+    res, rec = tmp_path / "t.csv", tmp_path / "t.jsonl"
+    tournament(AGENTS, deals, progress=False, results=res, record=rec)
+    full = rec.read_text()
+    assert len(full.splitlines()) == 1 + 3 * 3 * 2
+    lines = res.read_text().splitlines(keepends=True)
+    res.write_text("".join(lines[:1 + 2 * 3 * 2 + 2]))  # deals 0, 1 whole; deal 2: one pair
+    tournament(AGENTS, deals, progress=False, results=res, record=rec)
+    assert rec.read_text() == full
+
+
+def test_tournament_rows_follow_the_agents_order_not_the_alphabet():
+    games = tournament_games(["smallest", "random", "greedy"], 1, progress=False)
+    assert list(dict.fromkeys(zip(games.a, games.b))) == [("smallest", "random"), ("smallest", "greedy"),
+                                                         ("random", "greedy")]
+
+
 def test_a_foreign_results_file_is_refused(tmp_path):
     path = tmp_path / "t.csv"
     deals = generate_deals(2, seed=1)
     tournament(["random", "smallest"], deals, progress=False, results=path)
-    with pytest.raises(TournamentResultsError, match="another tournament .*agents='random|smallest'"):
+    with pytest.raises(TournamentResultsError,
+                       match=r"another tournament \(agents='random\|smallest', this one has 'random\|greedy'\)"):
         tournament(["random", "greedy"], deals, progress=False, results=path)
     with pytest.raises(TournamentResultsError, match="seed"):
         tournament(["random", "smallest"], deals, progress=False, results=path, seed=1)
@@ -231,7 +253,8 @@ def test_a_foreign_results_file_is_refused(tmp_path):
     (dict(agents=["random", "random"]), r"\['random'\] appear more than once"),
     (dict(agents=["random", "nobody"]), "unknown agent 'nobody'"),
     (dict(deals=0), "at least one deal, got 0"),
-    (dict(deals=[]), "empty deal list"),
+    (dict(deals=[]), "^a tournament needs at least one deal, got an empty deal list$"),
+    (dict(agents=lambda seed=None: None), "a list of agents or a dict"),
     (dict(n_jobs=0), "n_jobs must be .* at least 1, got 0"),
     (dict(scheduler="tcp://127.0.0.1:1", backend="loky"), "cannot use backend='loky'"),
 ])
