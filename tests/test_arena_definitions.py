@@ -13,6 +13,7 @@ import pytest
 
 from ddzlab import arena
 from ddzlab.arena import DuelResultsError, duel, duel_games, seconds_per_move, summarize
+from ddzlab.agents import SmallestAgent
 from ddzlab.parallel import run_chunks
 
 COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves", "a_moves", "b_moves"]
@@ -176,7 +177,7 @@ def test_the_progress_bar_counts_deals_or_chunks(capsys):
 def test_what_a_duel_hands_the_runner(monkeypatch):
     """`duel` and `duel_games` pass n_jobs, backend and chunk size on to
     `ddzlab.parallel.run_chunks`: by default one process and one deal a unit; a backend alone
-    chunks by the machine's cores (4 units a core, here 1 core: 8 deals in units of 2)."""
+    chunks by the machine's cores (4 units a core, here 1 core: 5 deals in units of ceil(5/4) = 2)."""
     calls = []
 
     def recording(func, chunks, n_jobs=1, backend=None):
@@ -187,8 +188,8 @@ def test_what_a_duel_hands_the_runner(monkeypatch):
     duel("greedy", "smallest", 3, progress=False)
     duel("greedy", "smallest", 8, progress=False, n_jobs=2, backend="threading", chunk_size=3)
     monkeypatch.setattr(arena.os, "cpu_count", lambda: 1)
-    duel_games("greedy", "smallest", 8, progress=False, backend="threading")
-    assert calls == [([1, 1, 1], 1, None), ([3, 3, 2], 2, "threading"), ([2, 2, 2, 2], 1, "threading")]
+    duel_games("greedy", "smallest", 5, progress=False, backend="threading")
+    assert calls == [([1, 1, 1], 1, None), ([3, 3, 2], 2, "threading"), ([2, 2, 1], 1, "threading")]
 
 
 def _tgames(rows: list[tuple], agents=None) -> pd.DataFrame:
@@ -316,3 +317,35 @@ def test_a_role_without_games_and_an_odd_number_of_games():
     assert farmers.games == 0 and farmers.deals == 0 and math.isnan(farmers.WP)
     comb = t.loc[("x", "y", "combined")]
     assert (comb.games, comb.WP) == (1, 1.0) and (comb.WP_lo, comb.WP_hi) == arena.wilson(1, 1)
+
+
+def test_labels_of_agent_specs():
+    """A registered spec is its own label; a file agent is labelled by its file name, not the
+    path a worker received; a tuple by its first item; an object by its name or class."""
+    assert arena._label("greedy:x=1") == "greedy:x=1"
+    assert arena._label("/some/dir/my_agent.py:MyAgent") == "my_agent.py:MyAgent"
+    assert arena._label("/some/dir/my_agent.py") == "/some/dir/my_agent.py"
+    assert arena._label(("named", {"x": 1})) == "named"
+    assert arena._label(SmallestAgent) == "SmallestAgent" and arena._label(SmallestAgent()) == "SmallestAgent"
+
+
+def test_a_duel_record_seats_the_landlord_first(tmp_path):
+    from ddzlab.records import read_records
+    games = duel_games("greedy", "smallest", 2, progress=False, record=tmp_path / "r.jsonl")
+    _, recs = read_records(tmp_path / "r.jsonl")
+    assert [r.seats for r in recs] == [("greedy", "smallest", "smallest") if g.a_landlord else
+                                       ("smallest", "greedy", "greedy") for g in games.itertuples()]
+
+
+def test_a_results_file_of_one_byte_is_refused_not_overwritten(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("\n")
+    with pytest.raises(DuelResultsError, match="not a duel results file"):
+        duel_games("greedy", "smallest", 1, progress=False, results=path)
+    assert path.read_text() == "\n"
+
+
+def test_tournament_games_columns_and_attrs():
+    games = arena.tournament_games(["smallest", "greedy"], 2, progress=False, seed=3)
+    assert list(games.columns) == arena.TOURNAMENT_GAME_COLUMNS and list(games.index) == list(range(4))
+    assert games.attrs == {"agents": ["smallest", "greedy"], "rules": "standard", "seed": 3, "deals": 2}
