@@ -205,7 +205,10 @@ def _record_writer(record: Union[str, Path, None], results: Union[str, Path, Non
     if results is None and path.exists():
         path.unlink()
     elif keep is not None and path.is_file() and path.stat().st_size > 0:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:             # left as it is: RecordWriter refuses it, naming the line
+            return RecordWriter(record, rules=rules, agents=agents, seed=seed, source=source)
         lines = text.split("\n")
         lines = lines[:-1]                     # the last is empty, or cut short by a crash
         kept = lines[:1]
@@ -370,7 +373,7 @@ def _read_results(path: Path, header: list[str], columns: Sequence[str], meta: d
 
 
 def _results_sink(path: Union[str, Path, None], meta: dict, columns: Sequence[str] = GAME_COLUMNS,
-                  key: Sequence[str] = ("deal",), text: Sequence[str] = (), what: str = "duel",
+                  key: Sequence[str] = ("deal",), what: str = "duel",
                   error: type = DuelResultsError) -> tuple[list[tuple], Any]:
     """Rows already in the results file, and a function that records new rows (in memory,
     and appended to the file, flushed, when there is one).
@@ -379,7 +382,8 @@ def _results_sink(path: Union[str, Path, None], meta: dict, columns: Sequence[st
     values raises ``error``. Every row is checked (types, ranges, points against bombs and
     winner; `_read_results`); rows are kept only when both halves of their deal (the rows
     sharing ``key``) were written, and the file is rewritten without the others, so the
-    replayed deal is not counted twice. ``text`` names columns kept as strings."""
+    replayed deal is not counted twice. Columns without a kind (`_COLUMN_KIND`: the agents'
+    labels) are kept as strings."""
     rows: list[tuple] = []
     if path is None:
         return rows, rows.extend
@@ -588,7 +592,7 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     meta = {"agents": "|".join(labels), "rules": rules.name, "seed": seed,
             "deals": _deal_set_id(deal_list)}
     rows, sink = _results_sink(results, meta, TOURNAMENT_GAME_COLUMNS, key=("a", "b", "deal"),
-                               text=("a", "b"), what="tournament", error=TournamentResultsError)
+                               what="tournament", error=TournamentResultsError)
     done = {(r[0], r[1], r[2]) for r in rows}
     items = [(ia, ib, i, d) for i, d in enumerate(deal_list)           # deal by deal: an
              for ia, ib in combinations(range(len(labels)), 2)         # interrupted run has

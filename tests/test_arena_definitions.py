@@ -349,3 +349,20 @@ def test_tournament_games_columns_and_attrs():
     games = arena.tournament_games(["smallest", "greedy"], 2, progress=False, seed=3)
     assert list(games.columns) == arena.TOURNAMENT_GAME_COLUMNS and list(games.index) == list(range(4))
     assert games.attrs == {"agents": ["smallest", "greedy"], "rules": "standard", "seed": 3, "deals": 2}
+
+
+def test_a_resumed_record_that_is_not_utf8_is_refused_unchanged(tmp_path):
+    """A damaged record (a byte that is not UTF-8 in a game line) is not repaired on resume
+    (it was read with replacement characters and rewritten): the run refuses it, naming the
+    file and line, and leaves it as it was."""
+    from ddzlab.records import RecordError
+    rec, res = tmp_path / "r.jsonl", tmp_path / "r.csv"
+    duel_games("smallest", "random", 3, seed=1, progress=False, results=res, record=rec)
+    lines = rec.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"smallest"', b'"small\xffest"', 1)
+    rec.write_bytes(b"\n".join(lines))
+    damaged = rec.read_bytes()
+    res.write_text("".join(res.read_text().splitlines(keepends=True)[:-2]))      # deal 2 to replay
+    with pytest.raises(RecordError, match=r"r\.jsonl:3: not UTF-8 text \(byte 0xff\)"):
+        duel_games("smallest", "random", 3, seed=1, progress=False, results=res, record=rec)
+    assert rec.read_bytes() == damaged
