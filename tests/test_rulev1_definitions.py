@@ -11,7 +11,7 @@ from rlcard.games.doudizhu.utils import TYPE_CARD
 from rlcard.models import doudizhu_rule_models
 
 from ddzlab.agents import make_agent
-from ddzlab.agents.rulev1 import RuleV1Agent, _Tables, rlcard_trace
+from ddzlab.agents.rulev1 import RULES_TOLD, RuleV1Agent, _Tables, rlcard_trace
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 
@@ -61,3 +61,35 @@ def test_a_bid_has_no_explanation():
     agent.last_eval = {"stale": 1}
     agent.bid(Game(seed=0).observation(0))
     assert agent.last_eval is None
+
+
+
+def test_the_explanation_names_the_rule_that_chose_each_move():
+    """Over whole seeded games, each move's ``last_eval["rule"]`` is one of the four rules
+    and agrees with the situation (RLCard's `step`): a lead exactly when nobody is to beat; a
+    follow plays a move of the kind to beat; a farmer passes by rule when the seat that acted
+    just before it is the other farmer; else, without a reply of the type, the random fallback,
+    which draws from the agent's own generator unless pass is its only move."""
+    told = []
+    for deal in generate_deals(12, seed=4):
+        game = Game(deal, landlord=0)
+        agents = [make_agent("rulev1", seed=s) for s in range(3)]
+        while not game.is_over:
+            seat, obs = game.to_act, game.observation(game.to_act)
+            before = agents[seat].random_state.get_state()[2]
+            move = agents[seat].play(obs)
+            drew = agents[seat].random_state.get_state()[2] != before
+            key = next(k for k, v in RULES_TOLD.items() if v == agents[seat].last_eval["rule"])
+            told.append(key)
+            partner_acted = seat != 0 and (seat - 1) % 3 != 0
+            assert (key == "lead") == (obs.last_move is None)
+            if key == "follow":
+                assert not move.is_pass and move.kind == obs.last_move.kind and not drew
+            if key == "pass":
+                assert move.is_pass and partner_acted and not drew
+            if key == "random":
+                assert drew or (move.is_pass and not partner_acted and game.legal_moves() == [move])
+            if drew:
+                assert key == "random"
+            game.push(move)
+    assert set(told) == set(RULES_TOLD)

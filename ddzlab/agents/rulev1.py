@@ -283,6 +283,13 @@ class _NumpyView:
         return getattr(np, name)
 
 
+#: the explanations ``last_eval["rule"]`` gives, by the rule of RLCard's agent that moved
+RULES_TOLD = {"lead": "lead the first combination (rocket, bomb, trio, chain, pair, solo) holding the lowest card",
+              "follow": "follow with the lowest reply of the same type",
+              "pass": "pass: no reply of the same type, and the partner acted last (played or passed)",
+              "random": "random fallback: no reply of the same type, and the partner did not act last"}
+
+
 @register_agent("rulev1")
 class RuleV1Agent(SmallestAgent):
     """RLCard's ``DouDizhuRuleAgentV1`` inside ddzlab (see the module docstring).
@@ -352,14 +359,15 @@ class RuleV1Agent(SmallestAgent):
 
     @staticmethod
     def _rule_used(obs: Observation, move: Move, drew: bool) -> str:
-        """Which of RLCard's rules chose ``move`` (read from the situation and the answer)."""
-        if drew:
-            return "random fallback: no reply of the same type, the landlord to beat"
+        """Which of RLCard's rules chose ``move`` (read from the situation, the answer and
+        whether the agent's generator drew). RLCard passes without a reply of the type to
+        beat when the seat that acted last (pass or play) is the partner; otherwise it draws
+        a random legal move, and with pass the only one numpy returns it without a draw."""
         if obs.last_move is None:
-            return "lead the first combination (rocket, bomb, trio, chain, pair, solo) holding the lowest card"
-        if move.is_pass:
-            return "pass: no reply of the same type, and the partner played last"
-        return "follow with the lowest reply of the same type"
+            return RULES_TOLD["lead"]
+        partner_acted = obs.seat != obs.landlord and (obs.seat - 1) % 3 != obs.landlord
+        if drew or (move.is_pass and not partner_acted):
+            return RULES_TOLD["random"]
+        return RULES_TOLD["pass"] if move.is_pass else RULES_TOLD["follow"]
 
-
-__all__ = ["RuleV1Agent", "rlcard_state", "rlcard_actions", "rlcard_trace", "rlcard_type", "PEERS_HINT"]
+__all__ = ["RuleV1Agent", "RULES_TOLD", "rlcard_state", "rlcard_actions", "rlcard_trace", "rlcard_type", "PEERS_HINT"]
