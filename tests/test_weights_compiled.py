@@ -187,3 +187,23 @@ def test_self_play_with_other_weights_ablation_and_power_equals_the_python_games
         differ += ref.actions != WeightsCore().play_out(Game(deal, landlord=0)).actions
         ablated += ref.actions != WeightsCore(str(path), power=power).play_out(Game(deal, landlord=0)).actions
     assert differ >= 3 and ablated >= 1
+
+
+def test_play_out_finds_a_move_whose_cards_need_all_64_bits():
+    """The landlord leads holding 333R after two chains that nobody answered: the weights play
+    finishes with the trio and the red joker, a move whose packed cards (the joker's bit far
+    above the 3s') a 64-bit float cannot hold exactly; `play_out` returns it found among the
+    legal moves, and `result` agrees."""
+    from ddzlab.cards import format_bits
+    from ddzlab.deals import Deal
+    from ddzlab.moves import detect
+    lord, kitty = Hand("333R456789TJQKA56789"), Hand("789")
+    rest = format_bits(STANDARD.deck - lord.bits)
+    deal = Deal((lord.bits - kitty.bits, Hand(rest[:17]).bits, Hand(rest[17:]).bits), kitty.bits)
+    passes = [(1, detect("")), (2, detect(""))]
+    history = [(0, detect("456789TJQKA")), *passes, (0, detect("56789")), *passes]
+    finish = detect("333R")
+    assert float(finish.cards) != finish.cards
+    game = WeightsCore().play_out(Game.resume(deal, history, landlord=0))
+    assert game.history[-1] == (0, finish) and game.is_over and game.winner == 0
+    assert WeightsCore().result(Game.resume(deal, history, landlord=0)) == (0, game.scores)
