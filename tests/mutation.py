@@ -27,7 +27,6 @@ Wilson 95 % interval of the sample's kill rate carried to the module.
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import re
@@ -38,6 +37,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from ddzlab.stats import wilson  # noqa: E402  (the interval the project uses everywhere)
 
 #: module (path under ddzlab/, no .py) -> the test files that exercise it (pytest arguments)
 SELECTION: dict[str, list[str]] = {
@@ -119,14 +120,6 @@ def exit_codes(work: Path, module: str) -> dict[str, object]:
     return json.loads(meta.read_text())["exit_code_by_key"] if meta.exists() else {}
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of k successes in n."""
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def sample_score(codes: dict[str, object], population: list[str], names: list[str]) -> str:
     """The module's score from the mutants outside ``population`` (counted in full) and a
     sample ``names`` of ``population`` (its killed share carried to the whole population)."""
@@ -183,7 +176,8 @@ def main(argv: list[str]) -> int:
         names = sorted(random.Random(seed).sample(population, min(sample, len(population))))
         listed.write_text(json.dumps({"seed": seed, "population": population, "sample": names}, indent=0))
     drawn = json.loads(listed.read_text())
-    todo = [n for n in drawn["sample"] if exit_codes(work, module).get(n) is None]
+    codes = exit_codes(work, module)
+    todo = [n for n in drawn["sample"] if codes.get(n) is None]
     rc = subprocess.run([*run, *todo], cwd=work, env=env).returncode if todo else 0
     print(f"{module}: {sample_score(exit_codes(work, module), drawn['population'], drawn['sample'])}")
     return rc
