@@ -4,16 +4,21 @@ the process-wide copy is made once, before a mutation test runs), the trace memo
 games and taken-back moves, and the empty explanation of a bid. RLCard is the oracle."""
 from __future__ import annotations
 
+import dataclasses
 from itertools import chain
 
 import numpy as np
+import pytest
 from rlcard.games.doudizhu.utils import TYPE_CARD
 from rlcard.models import doudizhu_rule_models
 
-from ddzlab.agents import make_agent
-from ddzlab.agents.rulev1 import RULES_TOLD, RuleV1Agent, _Tables, rlcard_trace
+from ddzlab.agents import AgentError, make_agent
+from ddzlab.agents.rulev1 import RULES_TOLD, RuleV1Agent, _Tables, rlcard_actions, rlcard_state, rlcard_trace
+from ddzlab.cards import Hand
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
+from ddzlab.moves import detect, legal_moves
+from peers import rlcard_following
 
 
 def test_the_tables_follow_rlcard_s_type_card_order():
@@ -31,6 +36,36 @@ def test_the_tables_follow_rlcard_s_type_card_order():
     assert [t.order[s] for s in solos[:5]] == [0, 1, 2, 3, 4]
     pairs = list(chain.from_iterable(TYPE_CARD["pair"].values()))
     assert [t.order[s] for s in pairs[:3]] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("target, expected", [
+    ("3333", ["pass", "5555", "6666", "BR"]),                            # bombs, then the rocket
+    ("3", ["pass", "4", "5", "6", "7", "B", "R", "BR", "5555", "6666"]),  # the rocket, then bombs
+])
+def test_bombs_and_the_rocket_come_in_rlcards_order(target, expected):
+    """RLCard lists the replies to a bomb as bigger bombs, then the rocket; to anything else
+    as the replies in kind, the rocket, then every bomb (`get_gt_cards`). The random hands of
+    test_agent_rulev1 never held two bombs and the rocket against a bomb."""
+    obs0 = Game(generate_deals(1, seed=0)[0], landlord=0).observation(1)
+    hand, move = Hand("4555566667BR"), detect(target)
+    obs = dataclasses.replace(obs0, hand=hand, history=((0, move),), last_move=move, last_seat=0,
+                              legal_moves=tuple(legal_moves(hand, to_beat=move)))
+    assert rlcard_following(hand, target) == expected          # the oracle, as written above
+    assert rlcard_actions(obs)[0] == expected
+
+
+def test_a_hand_of_more_than_20_cards_is_refused_by_name():
+    """RLCard's game deals at most 20 cards to a hand: 20 is played, 21 is refused."""
+    obs = Game(generate_deals(1, seed=0)[0], landlord=0).observation(0)
+    assert len(obs.hand) == 20 and "B" not in str(obs.hand)
+    assert rlcard_state(obs)["raw_obs"]["current_hand"] == str(obs.hand)
+    big = dataclasses.replace(obs, hand=Hand.from_bits(obs.hand.bits + Hand("B").bits))
+    assert len(big.hand) == 21
+    with pytest.raises(AgentError, match=r"^rulev1 plays RLCard's game, whose hands have at most 20 cards "
+                                         r"\(this one has 21\)$"):
+        rlcard_state(big)
+    with pytest.raises(AgentError, match="at most 20 cards"):
+        make_agent("rulev1", seed=0).play(big)
 
 
 def _positions(seed: int, moves: int):
