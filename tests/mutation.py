@@ -60,7 +60,8 @@ SELECTION: dict[str, list[str]] = {
     "agents/mcts": ["tests/test_mcts.py"],
     "agents/mcts_compiled": ["tests/test_mcts.py", "tests/test_compiled_guessing.py"],
     "agents/weights_compiled": ["tests/test_weights_compiled.py", "tests/test_agent_weights.py"],
-    "agents/weights_train": ["tests/test_agent_weights.py", "tests/test_cli.py::test_train_weights_never_overwrites_the_shipped_file_by_accident"],
+    "agents/weights_train": ["tests/test_agent_weights.py", "tests/test_weights_train_definitions.py",
+                             "tests/test_cli.py::test_train_weights_never_overwrites_the_shipped_file_by_accident"],
     "agents/bidder_train": ["tests/test_train_cli.py"],
 }
 
