@@ -192,7 +192,9 @@ def test_the_command_s_defaults_file_and_message(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(wt, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
     assert wt.train_weights([]) == 0
     assert calls == [(200, 16, 0, ["greedy"])]
-    data = json.loads((tmp_path / "weights.json").read_text())
+    text = (tmp_path / "weights.json").read_text()
+    data = json.loads(text)
+    assert text == json.dumps(data, indent=1) + "\n"      # one entry a line, as the shipped file: diffs line by line
     meta = data.pop("_meta")
     assert data["format"] == WEIGHTS_FORMAT and data.pop("version") == WEIGHTS_VERSION
     assert RuleWeights.from_dict(data) == W and set(data) == {"format", *dataclasses.asdict(W)}
@@ -218,11 +220,14 @@ def test_the_command_s_help_and_refusals(monkeypatch, tmp_path, capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert out.startswith("usage: ddzlab train weights [-h]")
     assert wt.__doc__.split("\n")[0] in out and "The search plays" not in out
-    for words in ("training deals per half (search, validation)", "comma-separated opponents (agent specs)",
-                  "where to write the tuned weights (default weights.json here); play them with the agent spec "
-                  "weights:weights=FILE",
-                  "allow --out to be the shipped weights_tuned.json, which every `weights` agent loads"):
-        assert words in out
+    for words in ("--deals DEALS training deals per half (search, validation) --candidates",
+                  "--vs VS comma-separated opponents (agent specs) --out",
+                  "--out OUT where to write the tuned weights (default weights.json here); play them with the agent "
+                  "spec weights:weights=FILE --replace-shipped",
+                  "--replace-shipped allow --out to be the shipped weights_tuned.json, which every `weights` agent "
+                  "loads"):
+        assert words in out, words
+    assert out.endswith("every `weights` agent loads")
     for bad, message in ((["--deals", "0"], "argument --deals: must be at least 1, not 0"),
                          (["--candidates", "-2"], "argument --candidates: must be at least 1, not -2"),
                          (["--deals", "x"], "argument --deals: invalid _positive value: 'x'"),
