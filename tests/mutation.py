@@ -64,6 +64,10 @@ SELECTION: dict[str, list[str]] = {
                              "tests/test_cli.py::test_train_weights_never_overwrites_the_shipped_file_by_accident"],
     "agents/bidder_train": ["tests/test_train_cli.py"],
 }
+# the Q-learning package, one module at a time (the same tests exercise all four)
+for _part in ("__init__", "abstraction", "learning", "tables"):
+    SELECTION[f"agents/qlearning/{_part}"] = ["tests/test_qlearning.py", "tests/test_qtables.py",
+                                              "tests/test_definitions.py", "tests/test_qstudy.py"]
 
 
 def config(module: str) -> str:
