@@ -103,11 +103,13 @@ def test_the_explanation_names_the_rule_that_chose_each_move():
     """Over whole seeded games, each move's ``last_eval["rule"]`` is one of the four rules
     and agrees with the situation (RLCard's `step`): a lead exactly when nobody is to beat; a
     follow plays a move of the kind to beat; a farmer passes by rule when the seat that acted
-    just before it is the other farmer; else, without a reply of the type, the random fallback,
-    which draws from the agent's own generator unless pass is its only move."""
-    told = []
-    for deal in generate_deals(12, seed=4):
-        game = Game(deal, landlord=0)
+    just before it (the last entry of the history, pass included) is the other farmer; else,
+    without a reply of the type, the random fallback, which draws from the agent's own
+    generator unless pass is its only move. Every seat is the landlord in a third of the games."""
+    told, pass_only = [], set()
+    for i, deal in enumerate(generate_deals(18, seed=4)):
+        lord = i % 3
+        game = Game(deal, landlord=lord)
         agents = [make_agent("rulev1", seed=s) for s in range(3)]
         while not game.is_over:
             seat, obs = game.to_act, game.observation(game.to_act)
@@ -116,7 +118,7 @@ def test_the_explanation_names_the_rule_that_chose_each_move():
             drew = agents[seat].random_state.get_state()[2] != before
             key = next(k for k, v in RULES_TOLD.items() if v == agents[seat].last_eval["rule"])
             told.append(key)
-            partner_acted = seat != 0 and (seat - 1) % 3 != 0
+            partner_acted = seat != lord and bool(game.history) and game.history[-1][0] not in (lord, seat)
             assert (key == "lead") == (obs.last_move is None)
             if key == "follow":
                 assert not move.is_pass and move.kind == obs.last_move.kind and not drew
@@ -124,7 +126,10 @@ def test_the_explanation_names_the_rule_that_chose_each_move():
                 assert move.is_pass and partner_acted and not drew
             if key == "random":
                 assert drew or (move.is_pass and not partner_acted and game.legal_moves() == [move])
+                if not drew:
+                    pass_only.add((lord, seat))
             if drew:
                 assert key == "random"
             game.push(move)
     assert set(told) == set(RULES_TOLD)
+    assert {lord for lord, _ in pass_only} == {0, 1, 2}      # the pass-only fallback, each landlord
