@@ -91,6 +91,24 @@ def test_the_trace_memo_starts_again_for_another_game_or_moves_taken_back():
         assert agent._rlcard_trace(obs) == rlcard_trace(obs), obs.history
 
 
+def test_the_trace_memo_grows_with_the_game():
+    """Within one game the memo extends the trace by the moves since the last call, and is
+    at every point the trace of the whole history (RLCard's state), never a repeat of it."""
+    agent = RuleV1Agent(seed=0)
+    game = Game(generate_deals(1, seed=8)[0], landlord=1)
+    rng = np.random.default_rng(8)
+    lengths = []
+    while not game.is_over and len(lengths) < 25:
+        obs = game.observation(game.to_act)
+        assert agent._rlcard_trace(obs) == rlcard_trace(obs)
+        lengths.append(len(obs.history))
+        for _ in range(1 + len(lengths) % 2):           # one or two moves between the calls
+            if not game.is_over:
+                legal = game.legal_moves()
+                game.push(legal[int(rng.integers(len(legal)))])
+    assert len(lengths) == 25 and lengths[-1] > 30
+
+
 def test_a_bid_has_no_explanation():
     agent = make_agent("rulev1", seed=0)
     agent.last_eval = {"stale": 1}
