@@ -1,7 +1,8 @@
 """The rulev1 adapter's own bookkeeping against its definitions (issue 22: the survivors of
 `make mutation MODULE=agents/rulev1`): the tables it reads from RLCard (built fresh here:
-the process-wide copy is made once, before a mutation test runs), the trace memo across
-games and taken-back moves, and the empty explanation of a bid. RLCard is the oracle."""
+the process-wide copy is made once, before a mutation test runs), the order of bombs and the
+rocket among the replies, the 20-card limit, the trace memo within a game, across games and
+after taken-back moves, and the explanation of each move. RLCard is the oracle."""
 from __future__ import annotations
 
 import dataclasses

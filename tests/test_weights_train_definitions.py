@@ -115,17 +115,15 @@ def test_perturb_redraws_k_distinct_weights_from_the_space(monkeypatch):
         assert len(calls[-1]) == min(k, len(wt.SPACE))
 
 
-def fake_scores(table, seen):
-    """win_rate replaced: WP = table[(the weights, which deals)] (0.1 if not listed) plus a
-    per-opponent offset (0 against "a", 0.2 against "b"), and every call remembered."""
+def fake_scores(table, seen, search):
+    """win_rate replaced: WP = table[(the weights, "search" on the deals ``search``, else
+    "valid")] (0.1 if not listed) plus a per-opponent offset (0 against "a", 0.2 against "b"),
+    and every call remembered."""
     def fake(w, opponent, deals, seed=0):
         seen.append((w, opponent, deals, seed))
-        part = "search" if deals == SEARCH[0] else "valid"
+        part = "search" if deals == search else "valid"
         return table.get((repr(w), part), 0.1) + {"a": 0.0, "b": 0.2}[opponent]
     return fake
-
-
-SEARCH: list = []
 
 
 @pytest.mark.parametrize("valid_best, valid_start, keep", [(0.6, 0.5, "best"), (0.5, 0.5, "start"),
@@ -137,11 +135,11 @@ def test_tune_keeps_the_best_candidate_only_if_it_is_strictly_better_on_the_vali
     pool = [W] + [wt.perturb(W, rng) for _ in range(candidates)]
     best = pool[3]                                  # the search's winner (any candidate but the first)
     assert best != W
-    SEARCH[:] = [wt.training_deals(n, seed, 0)]
+    search = wt.training_deals(n, seed, 0)
     table = {(repr(W), "search"): 0.3, (repr(best), "search"): 0.7,
              (repr(W), "valid"): valid_start, (repr(best), "valid"): valid_best}
     seen = []
-    monkeypatch.setattr(wt, "win_rate", fake_scores(table, seen))
+    monkeypatch.setattr(wt, "win_rate", fake_scores(table, seen, search))
     res = wt.tune(n, candidates, seed, opponents=("a", "b"), start=W, progress=False)
     expected_trials = [(dataclasses.asdict(w), table.get((repr(w), "search"), 0.1) + 0.1) for w in pool]
     assert [w for w, _ in res["trials"]] == [w for w, _ in expected_trials]
@@ -156,7 +154,7 @@ def test_tune_keeps_the_best_candidate_only_if_it_is_strictly_better_on_the_vali
     # every candidate against both opponents on the search deals, then the two on the validation deals
     valid = wt.training_deals(n, seed, 1)
     assert [(o, d, s) for _, o, d, s in seen] == \
-        [(o, SEARCH[0], seed) for _ in pool for o in ("a", "b")] + [(o, valid, seed) for _ in (0, 1) for o in ("a", "b")]
+        [(o, search, seed) for _ in pool for o in ("a", "b")] + [(o, valid, seed) for _ in (0, 1) for o in ("a", "b")]
     assert [w for w, *_ in seen[-4:]] == [RuleWeights.from_dict(first_max[0])] * 2 + [W] * 2
 
 
