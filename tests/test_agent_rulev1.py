@@ -76,16 +76,18 @@ def test_every_rlcard_action_reads_as_in_ddzlab_but_planes_with_a_trio_of_kicker
     assert differ["trio_solo_chain_4"] > 0 and differ["trio_solo_chain_5"] > 0
 
 
-def rlcard_deal(env) -> Deal:
-    """The deal of RLCard's current game: its landlord is player 0 and takes the deck's
-    last three cards; players 0, 1, 2 took the deck's 17-card slices in play order."""
+def rlcard_deal(env, lord: int = 0) -> Deal:
+    """The deal of RLCard's current game with RLCard's player k at seat (k + lord) % 3: its
+    landlord is player 0 and takes the deck's last three cards; players 0, 1, 2 took the
+    deck's 17-card slices in play order."""
     deck = env.game.round.dealer.deck
-    return Deal(tuple(bits(cards2str(deck[17 * i:17 * (i + 1)])) for i in range(3)),
-                bits(cards2str(deck[-3:])))
+    hands = [bits(cards2str(deck[17 * k:17 * (k + 1)])) for k in range(3)]
+    return Deal(tuple(hands[(seat - lord) % 3] for seat in range(3)), bits(cards2str(deck[-3:])))
 
 
-def replay(seed: int, random_seats: tuple, stats: Counter) -> None:
-    """One RLCard game replayed in ddzlab, every decision of every seat compared."""
+def replay(seed: int, random_seats: tuple, stats: Counter, lord: int = 0) -> None:
+    """One RLCard game replayed in ddzlab with RLCard's player k at seat (k + lord) % 3 (its
+    landlord at seat ``lord``), every decision of every seat compared."""
     env = rlcard.make("doudizhu", config={"seed": seed})
     rule = DouDizhuRuleAgentV1()
     mine = RuleV1Agent(seed=0)
@@ -93,12 +95,12 @@ def replay(seed: int, random_seats: tuple, stats: Counter) -> None:
     chooser = np.random.default_rng(seed)
     np.random.seed(seed)
     state, pid = env.reset()
-    game = Game(rlcard_deal(env), landlord=0)
-    for i, player in enumerate(env.game.players):
-        assert format_bits(game.hands[i]) == player.initial_hand
+    game = Game(rlcard_deal(env, lord), landlord=lord)
+    for k, player in enumerate(env.game.players):
+        assert format_bits(game.hands[(k + lord) % 3]) == player.initial_hand
     while not env.is_over():
         raw = state["raw_obs"]
-        obs = game.observation(pid)
+        obs = game.observation((pid + lord) % 3)
         built = rlcard_state(obs)["raw_obs"]
         assert set(built) == set(raw)
         for key in raw:
@@ -133,7 +135,7 @@ def replay(seed: int, random_seats: tuple, stats: Counter) -> None:
             move = next(m for m in obs.legal_moves if str(m) == answer)
         state, pid = env.step(answer, raw_action=True)
         game.play(move)
-    assert game.is_over and game.winner == env.game.winner_id
+    assert game.is_over and game.winner == (env.game.winner_id + lord) % 3
     stats["games"] += 1
 
 
@@ -158,6 +160,16 @@ def enriched_hand(rng: np.random.Generator, size: int = 20) -> Hand:
     pool = [r for r in range(6) for _ in range(4)] + [r for r in range(6, 13) for _ in range(1)]
     ranks = rng.choice(pool, size - 2, replace=False).tolist() + [13, 14]
     return Hand.from_ranks(ranks)
+
+
+def test_replays_with_the_landlord_in_any_seat(global_rng):
+    """The same replay with RLCard's players moved round the table (its landlord at seat 1,
+    then 2): the state rulev1 builds is RLCard's whoever sits where (``self``, the order of
+    ``played_cards`` and ``num_cards_left`` count from the landlord), and the answers agree."""
+    stats = Counter()
+    for seed in range(24):
+        replay(seed, [(), (1,), (0,), (1, 2)][seed % 4], stats, lord=1 + seed % 2)
+    assert stats["games"] == 24 and stats["random fallbacks"] > 0 and stats["passes"] > 100
 
 
 def test_leading_actions_are_rlcards_list():

@@ -110,6 +110,13 @@ def test_the_trace_memo_grows_with_the_game():
     assert len(lengths) == 25 and lengths[-1] > 30
 
 
+def test_every_seed_gets_its_own_stream():
+    """Agent seeds 0..999 give 1,000 different random streams (each agent's generator is
+    seeded from the whole 63-bit range), so no two seats of a run share their draws."""
+    firsts = {tuple(RuleV1Agent(seed=s).random_state.randint(2**31, size=2)) for s in range(1000)}
+    assert len(firsts) == 1000
+
+
 def test_a_bid_has_no_explanation():
     agent = make_agent("rulev1", seed=0)
     agent.last_eval = {"stale": 1}
