@@ -101,7 +101,10 @@ def replay(seed: int, random_seats: tuple, stats: Counter, lord: int = 0) -> Non
     while not env.is_over():
         raw = state["raw_obs"]
         obs = game.observation((pid + lord) % 3)
-        built = rlcard_state(obs)["raw_obs"]
+        full = rlcard_state(obs)
+        built = full["raw_obs"]
+        assert set(full) == {"raw_obs", "raw_legal_actions"} and full["raw_legal_actions"] == built["actions"]
+        assert sorted(full["raw_legal_actions"]) == sorted(a for a in state["raw_legal_actions"] if ddzlab_reads(a))
         assert set(built) == set(raw)
         for key in raw:
             if key != "actions":

@@ -110,6 +110,16 @@ def test_the_trace_memo_grows_with_the_game():
     assert len(lengths) == 25 and lengths[-1] > 30
 
 
+def test_a_position_without_a_landlord_is_refused_by_name():
+    """RLCard's game starts after the auction: during the bidding (no landlord yet) rulev1
+    has no state to build and says so."""
+    obs = Game(generate_deals(1, seed=0)[0]).observation(0)
+    assert obs.landlord is None and obs.players == 3 and obs.rules.name == "standard"
+    with pytest.raises(AgentError, match=r"^rulev1 plays RLCard's game: standard rules, three seats, a landlord "
+                                         r"\(this game: standard rules, 3 seats, landlord None\)$"):
+        rlcard_state(obs)
+
+
 def test_every_seed_gets_its_own_stream():
     """Agent seeds 0..999 give 1,000 different random streams (each agent's generator is
     seeded from the whole 63-bit range), so no two seats of a run share their draws."""
