@@ -10,7 +10,7 @@ from itertools import chain
 
 import numpy as np
 import pytest
-from rlcard.games.doudizhu.utils import TYPE_CARD
+from rlcard.games.doudizhu.utils import ACTION_2_ID, TYPE_CARD
 from rlcard.models import doudizhu_rule_models
 
 from ddzlab.agents import AgentError, make_agent
@@ -18,7 +18,7 @@ from ddzlab.agents.rulev1 import RULES_TOLD, RuleV1Agent, _Tables, rlcard_action
 from ddzlab.cards import Hand
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
-from ddzlab.moves import detect, legal_moves
+from ddzlab.moves import PASS, detect, legal_moves
 from peers import rlcard_following
 
 
@@ -67,6 +67,20 @@ def test_a_hand_of_more_than_20_cards_is_refused_by_name():
         rlcard_state(big)
     with pytest.raises(AgentError, match="at most 20 cards"):
         make_agent("rulev1", seed=0).play(big)
+
+
+def test_how_rlcard_sees_a_pass_and_a_move():
+    """`_Tables.info`: a move RLCard can show is its own string, read as itself, at its place
+    in RLCard's type table and with RLCard's action id; the pass is 'pass' with RLCard's id for
+    it and no place in a type table (-1)."""
+    t = _Tables()
+    got = t.info(PASS)
+    assert (got.text, got.same, got.shown, got.order, got.action_id) == ("pass", True, "pass", -1,
+                                                                          ACTION_2_ID["pass"])
+    for text in ("3", "TTJJQQ", "3334", "BR", "5555", "34567"):
+        got = t.info(detect(text))
+        assert (got.text, got.same, got.shown, got.order, got.action_id) == (text, True, text, t.order[text],
+                                                                              ACTION_2_ID[text]), text
 
 
 def _positions(seed: int, moves: int):
