@@ -72,7 +72,8 @@ def test_a_hand_of_more_than_20_cards_is_refused_by_name():
 def test_how_rlcard_sees_a_pass_and_a_move():
     """`_Tables.info`: a move RLCard can show is its own string, read as itself, at its place
     in RLCard's type table and with RLCard's action id; the pass is 'pass' with RLCard's id for
-    it and no place in a type table (-1)."""
+    it and no place in a type table (-1); a move RLCard cannot show keeps its string, is shown
+    as RLCard's first move of its type and rank, and has neither place nor id (-1)."""
     t = _Tables()
     got = t.info(PASS)
     assert (got.text, got.same, got.shown, got.order, got.action_id) == ("pass", True, "pass", -1,
@@ -81,6 +82,9 @@ def test_how_rlcard_sees_a_pass_and_a_move():
         got = t.info(detect(text))
         assert (got.text, got.same, got.shown, got.order, got.action_id) == (text, True, text, t.order[text],
                                                                               ACTION_2_ID[text]), text
+    got = t.info(detect("333444BR"))          # a plane with B+R kickers: RLCard cannot show it
+    assert (got.text, got.same, got.shown, got.order, got.action_id) == (
+        "333444BR", False, TYPE_CARD["trio_solo_chain_2"]["1"][0], -1, -1)
 
 
 def _positions(seed: int, moves: int):
