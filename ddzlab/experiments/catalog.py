@@ -93,7 +93,8 @@ FAST_GUESSERS = ("uniform", "bomb")
 #: the pool guessers: a Python guesser builds the candidate deals of every decision
 POOL_GUESSERS = tuple(g for g in GUESSERS if g not in FAST_GUESSERS)
 #: the pool guessers at 3,200 iterations: the issue's policy guessers only; mcmc (the policy64
-#: posterior sampled another way) stays at 200 and 800: here it would add a quarter to the CPU
+#: posterior sampled another way) stays at 200 and 800: here it would add about a quarter to the
+#: CPU (an estimate from its measured cost at 800 iterations, not a measurement at 3,200)
 POOL_GUESSERS_3200 = tuple(g for g in POOL_GUESSERS if g != "mcmc")
 #: the noisy oracle's q (each hidden card kept with its holder with probability q): 0.25 and 0.5
 #: give accuracies of about 0.75 and 0.83, where the real guessers are; 0.75-1 give 0.92-1
