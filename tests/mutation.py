@@ -67,7 +67,8 @@ SELECTION: dict[str, list[str]] = {
 # the Q-learning package, one module at a time (the same tests exercise all four)
 for _part in ("__init__", "abstraction", "learning", "tables"):
     SELECTION[f"agents/qlearning/{_part}"] = ["tests/test_qlearning.py", "tests/test_qtables.py",
-                                              "tests/test_definitions.py", "tests/test_qstudy.py"]
+                                              "tests/test_definitions.py", "tests/test_qstudy.py",
+                                              "tests/test_qlearning_agent_definitions.py"]
 
 
 def config(module: str) -> str:
