@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from ddzlab.agents import qlearning as Q
 
@@ -115,3 +116,89 @@ def test_average_also_sets_the_monte_carlo_steps():
     lr.finish(won=True)
     assert t.lead[1, 1] == pytest.approx(-1 + 0.9 * 40)      # α = 1 on a first visit
     assert t.follow[2, 0] == pytest.approx(40.0)
+
+
+# -- choose -------------------------------------------------------------------------------
+def test_choose_without_caution_or_threshold_reads_the_plain_values():
+    q = np.array([0.0, 2.0, 1.0, 3.0], np.float32)
+    n = np.array([5, 0, 9, 0], np.uint32)            # the best two never tried
+    order = (3, 2, 1, 0)                             # the prior ranks 0 last, 3 first ... by index
+    rng = np.random.default_rng(0)
+    # counts and the prior given, caution and the threshold left at their defaults (0)
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, order, n) == 3
+    assert Q.choose(q, [0, 1, 2], 0.0, rng, order, n) == 1
+    # a threshold without counts or without the prior is ignored, as the docstring says
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, None, n, min_visits=5) == 3
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, order, None, min_visits=5) == 3
+
+
+def test_choose_at_the_visit_threshold_keeps_the_best_candidate():
+    q = np.array([0.0, 1.0, 2.0, 5.0], np.float32)
+    n = np.array([3, 1, 1, 0], np.uint32)
+    order = (1, 2, 3, 0)                             # the prior's first action is 3
+    rng = np.random.default_rng(0)
+    # min_visits 1: action 3 (first in the prior) and 0, 1, 2 (tried once or more): 3, the best
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, order, n, min_visits=1) == 3
+    # now the prior's first is 0 (value 0) and 3 was never tried: the candidates 0, 1, 2 -> 2
+    order0 = (0, 1, 2, 3)
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, order0, n, min_visits=1) == 2
+    # two candidates left, the better listed second: 0 (the prior's first) and 2 -> 2
+    n2 = np.array([0, 0, 1, 0], np.uint32)
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, order0, n2, min_visits=1) == 2
+    # one candidate left: the prior's first, whatever the values
+    assert Q.choose(q, [0, 1, 2, 3], 0.0, rng, order0, n2, min_visits=2) == 0
+
+
+def test_choose_with_caution_subtracts_caution_over_root_visits_and_puts_untried_last():
+    q = np.array([1.0, 0.9, 9.0], np.float32)
+    n = np.array([1, 100, 0], np.uint32)
+    rng = np.random.default_rng(0)
+    # caution 0.5: 1 - 0.5 = 0.5 against 0.9 - 0.05 = 0.85; the untried action 2 comes last
+    assert Q.choose(q, [0, 1, 2], 0.0, rng, None, n, caution=0.5) == 1
+    assert Q.choose(q, [0, 1], 0.0, rng, None, n, caution=0.05) == 0     # 0.95 against 0.895
+    assert Q.choose(q, [2], 0.0, rng, None, n, caution=0.5) == 2         # the only action
+
+
+def test_choose_explores_uniformly_with_probability_epsilon():
+    q = np.array([0.0, 1.0, 0.0, 0.0], np.float32)    # action 1 is the unique best
+    rng = np.random.default_rng(5)
+    draws = 4000
+    picks = [Q.choose(q, [0, 1, 2, 3], 0.5, rng) for _ in range(draws)]
+    counts = np.bincount(picks, minlength=4)
+    # P(action 1) = 0.5 + 0.5/4 = 0.625; each other action 0.125
+    expected = np.array([0.125, 0.625, 0.125, 0.125]) * draws
+    assert stats.chisquare(counts, expected).pvalue > 1e-3
+    # epsilon 1: uniform
+    every = np.bincount([Q.choose(q, [0, 1, 2, 3], 1.0, rng) for _ in range(draws)], minlength=4)
+    assert stats.chisquare(every).pvalue > 1e-3
+
+
+def test_choose_at_epsilon_zero_draws_only_to_break_ties():
+    q = np.array([0.0, 1.0, 0.0], np.float32)
+    rng = np.random.default_rng(9)
+    before = rng.bit_generator.state
+    assert Q.choose(q, [0, 1, 2], 0.0, rng) == 1
+    assert rng.bit_generator.state == before        # a unique best: nothing drawn
+    Q.choose(np.zeros(3, np.float32), [0, 1, 2], 0.0, rng)
+    assert rng.bit_generator.state != before        # a tie: one draw
+
+
+def test_q_update_defaults_and_its_refusal():
+    q = np.zeros((1, 2), np.float32)
+    q[0, 1] = 2.0
+    Q.q_update(q, 0, 1, -1.0, 3.0)                   # α 0.5, γ 0.8, the standard rule
+    assert q[0, 1] == pytest.approx(2 + 0.5 * (-1 + 0.8 * 3 - 2))
+    with pytest.raises(ValueError) as err:
+        Q.q_update(q, 0, 1, 0.0, 1.0, rule="mc")
+    assert str(err.value) == "update rule 'mc': with a next state use 'standard' or 'seed'"
+    assert q[0, 1] == pytest.approx(1.7)            # unchanged by the refusal
+
+
+def test_monte_carlo_episodes_follow_one_another():
+    lr = learner(rule="mc", alpha=0.5, gamma=1.0, rewards="outcome")
+    t = lr.tables
+    for won, value in ((True, 20.0), (False, 20.0 + 0.5 * (-40 - 20))):
+        lr.act(Q.Decision(Q.LEAD, 6, [1], None, ()))
+        lr.act(Q.Decision(Q.LEAD, 8, [1], None, ()))
+        lr.finish(won=won)
+        assert t.lead[6, 1] == pytest.approx(value) and lr.episode == [] and lr.pending is None
