@@ -57,7 +57,7 @@ SELECTION: dict[str, list[str]] = {
     "agents/threshold_bidder": ["tests/test_bidding_agents.py", "tests/test_threshold_bidder_definitions.py"],
     "agents/rulev1": ["tests/test_agent_rulev1.py", "tests/test_rulev1_definitions.py"],
     "agents/weights": ["tests/test_agent_weights.py", "tests/test_weights_definitions.py"],
-    "agents/mcts": ["tests/test_mcts.py"],
+    "agents/mcts": ["tests/test_mcts.py", "tests/test_mcts_definitions.py", "tests/test_mcts_compiled_definitions.py"],
     "agents/mcts_compiled": ["tests/test_mcts.py", "tests/test_compiled_guessing.py",
                              "tests/test_mcts_compiled_definitions.py"],
     "agents/weights_compiled": ["tests/test_weights_compiled.py", "tests/test_agent_weights.py"],
