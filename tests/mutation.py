@@ -70,7 +70,8 @@ for _part in ("__init__", "abstraction", "learning", "tables"):
     SELECTION[f"agents/qlearning/{_part}"] = ["tests/test_qlearning.py", "tests/test_qtables.py",
                                               "tests/test_definitions.py", "tests/test_qstudy.py",
                                               "tests/test_qlearning_agent_definitions.py",
-                                              "tests/test_qlearning_learning_definitions.py"]
+                                              "tests/test_qlearning_learning_definitions.py",
+                                              "tests/test_qtables_definitions.py"]
 
 
 def config(module: str) -> str:

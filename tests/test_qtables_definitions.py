@@ -1,0 +1,83 @@
+"""`ddzlab.agents.qlearning.tables` against its docstrings (issue 22: mutation survivors).
+
+A table file may hold each array up to what a real table needs (all states stored, 8-byte
+numbers, plus a header), the lead table's states for the lead arrays and the follow table's
+for the follow arrays; saving makes the folders it needs; an untouched state of a sparse
+table reads as `QTables`' would (the initial value as float32, zero visits as uint32),
+read-only; the cache tells files apart by path, not by time alone; a missing file given by
+path names that path only; checkpoint names are plain names.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pytest
+
+from ddzlab.agents import qlearning as Q
+from ddzlab.agents.qlearning import tables as T
+from ddzlab.errors import ModelFileError
+
+
+def test_each_array_may_take_what_a_real_table_needs():
+    lead, follow = Q.N_LEAD_STATES, Q.N_FOLLOW_STATES
+    assert T._member_limit("lead_rows") == lead * 8 + 4096
+    assert T._member_limit("lead_q") == T._member_limit("lead_visits") == lead * Q.N_LEAD_ACTIONS * 8 + 4096
+    assert T._member_limit("follow_rows") == follow * 8 + 4096
+    assert T._member_limit("follow_q") == T._member_limit("follow_visits") == follow * Q.N_FOLLOW_ACTIONS * 8 + 4096
+    assert T._member_limit("meta") == T._member_limit("train_state") == T._member_limit("format") == T.MAX_TEXT_BYTES
+    assert T._member_limit("version") == T._member_limit("q_init") == T._member_limit("shapes") == 4096
+
+
+def test_saving_makes_the_folders_it_needs(tmp_path):
+    t = Q.QTables()
+    t.lead[3, 1] = 2.5
+    path = t.save(tmp_path / "a" / "b" / "table.npz")
+    assert path.exists() and Q.QTables.load(path).lead[3, 1] == 2.5
+
+
+def test_an_untouched_state_reads_as_a_dense_tables_row_and_is_read_only():
+    for q_init in (0.0, -40.0, 0.1):
+        sparse = Q.SparseTables.empty(q_init)
+        dense = Q.QTables(q_init)
+        for which in (Q.LEAD, Q.FOLLOW):
+            row, visits = sparse.table(which)[17], sparse.visits(which)[17]
+            assert row.dtype == dense.table(which).dtype == np.float32
+            assert visits.dtype == dense.visits(which).dtype == np.uint32
+            assert np.array_equal(row, dense.table(which)[17]) and not visits.any()
+            with pytest.raises(ValueError):
+                row[0] = 1.0
+            with pytest.raises(ValueError):
+                visits[0] = 1
+    assert Q.SparseTables.empty().q_init == 0.0 and Q.SparseTables.empty().meta == {}
+
+
+def test_the_cache_tells_two_files_of_the_same_time_apart(tmp_path):
+    a, b = Q.QTables(), Q.QTables()
+    a.lead[5, 2], b.lead[5, 2] = 1.0, 2.0
+    pa, pb = a.save(tmp_path / "a.npz"), b.save(tmp_path / "b.npz")
+    stamp = pa.stat().st_mtime
+    os.utime(pb, (stamp, stamp))
+    assert Q.load_tables(pa).table(Q.LEAD)[5][2] == 1.0
+    assert Q.load_tables(pb).table(Q.LEAD)[5][2] == 2.0
+
+
+def test_a_missing_file_given_by_path_names_the_path_only(tmp_path):
+    missing = tmp_path / "none.npz"
+    with pytest.raises(ModelFileError) as err:
+        Q.load_tables(missing)
+    assert str(err.value) == f"no trained Q-table at {missing}"
+
+
+@pytest.mark.parametrize("name", ["", "a/b", "a\\b", ".hidden", "..", "../x"])
+def test_a_checkpoint_is_named_by_a_plain_name(name):
+    with pytest.raises(ModelFileError) as err:
+        Q.checkpoint_file(name)
+    assert str(err.value) == f"checkpoint {name!r}: give a name such as 'split_random-s0-10000'"
+
+
+def test_a_missing_checkpoint_names_the_command():
+    with pytest.raises(ModelFileError, match=re.escape("no checkpoint 'nosuch-s0-1'")) as err:
+        Q.checkpoint_file("nosuch-s0-1")
+    assert str(err.value).endswith("make the study's tables with:  ddzlab train qstudy  (deterministic, resumable)")
