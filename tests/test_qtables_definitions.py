@@ -81,3 +81,55 @@ def test_a_missing_checkpoint_names_the_command():
     with pytest.raises(ModelFileError, match=re.escape("no checkpoint 'nosuch-s0-1'")) as err:
         Q.checkpoint_file("nosuch-s0-1")
     assert str(err.value).endswith("make the study's tables with:  ddzlab train qstudy  (deterministic, resumable)")
+
+
+def _zip_table(path, arrays: dict, version=(1, 0)):
+    """A table file written member by member, every array as a .npy of ``version``."""
+    import io
+    import zipfile
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, value in arrays.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asarray(value), version=version)
+            zf.writestr(name if "." in name else f"{name}.npy", buf.getvalue())
+    return path
+
+
+def _table_arrays() -> dict:
+    t = Q.QTables()
+    t.lead[7, 3], t.follow_visits[2, 1] = 1.5, 4
+    return {"format": np.array(T.FORMAT_TAG), "version": np.array(T.FORMAT_VERSION),
+            "shapes": np.array([Q.N_LEAD_STATES, Q.N_LEAD_ACTIONS, Q.N_FOLLOW_STATES, Q.N_FOLLOW_ACTIONS]),
+            "q_init": np.array(0.0), "meta": np.array("{}"), **t.arrays()}
+
+
+def test_npy_members_of_version_2_load_and_of_version_3_are_refused(tmp_path):
+    two = _zip_table(tmp_path / "v2.npz", _table_arrays(), version=(2, 0))
+    loaded = Q.QTables.load(two)
+    assert loaded.lead[7, 3] == 1.5 and loaded.follow_visits[2, 1] == 4
+    three = _zip_table(tmp_path / "v3.npz", _table_arrays(), version=(3, 0))
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(three)
+    assert str(err.value) == f"{three}: array 'format': .npy version (3, 0)"
+
+
+def test_a_member_that_is_not_an_npy_array_is_unknown(tmp_path):
+    bad = _zip_table(tmp_path / "t.npz", {**_table_arrays(), "lead_rows.txt": np.zeros(1, np.int64)})
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(bad)
+    assert str(err.value) == f"{bad}: unknown array 'lead_rows.txt'"
+
+
+def test_an_array_may_unpack_to_exactly_its_limit_and_not_one_byte_more(tmp_path):
+    limit = T._member_limit("lead_rows")
+    n = (limit - 128) // 8                      # a version 1.0 header here is 128 bytes
+    assert 128 + 8 * n == limit
+    at = _zip_table(tmp_path / "at.npz", {**_table_arrays(), "lead_rows": np.arange(n, dtype=np.int64)})
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(at)                      # refused later: more rows than states, not by size
+    assert "unpacks to" not in str(err.value)
+    over = _zip_table(tmp_path / "over.npz", {**_table_arrays(), "lead_rows": np.arange(n + 1, dtype=np.int64)})
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(over)
+    assert str(err.value) == (f"{over}: array 'lead_rows' unpacks to {limit + 8} bytes, more than a Q-table "
+                              f"needs ({limit})")
