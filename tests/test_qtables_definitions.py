@@ -133,3 +133,27 @@ def test_an_array_may_unpack_to_exactly_its_limit_and_not_one_byte_more(tmp_path
         Q.QTables.load(over)
     assert str(err.value) == (f"{over}: array 'lead_rows' unpacks to {limit + 8} bytes, more than a Q-table "
                               f"needs ({limit})")
+
+
+@pytest.mark.parametrize("drop,message", [
+    ("format", "format tag '', expected '{tag}'"),
+    ("version", "missing or bad 'version'"),
+    ("q_init", "missing or bad 'q_init'"),
+    ("shapes", "table shapes [], expected [{shapes}] (lead states, lead actions, follow states, follow actions)"),
+])
+def test_a_file_without_a_header_array_is_refused_by_name(tmp_path, drop, message):
+    arrays = {k: v for k, v in _table_arrays().items() if k != drop}
+    path = _zip_table(tmp_path / "t.npz", arrays)
+    shapes = ", ".join(str(x) for x in (Q.N_LEAD_STATES, Q.N_LEAD_ACTIONS, Q.N_FOLLOW_STATES, Q.N_FOLLOW_ACTIONS))
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(path)
+    assert str(err.value) == f"{path}: " + message.format(tag=T.FORMAT_TAG, shapes=shapes)
+
+
+def test_the_initial_value_may_be_up_to_max_q_abs(tmp_path):
+    at = _zip_table(tmp_path / "at.npz", {**_table_arrays(), "q_init": np.array(T.MAX_Q_ABS)})
+    assert Q.QTables.load(at).q_init == T.MAX_Q_ABS
+    over = _zip_table(tmp_path / "over.npz", {**_table_arrays(), "q_init": np.array(-2 * T.MAX_Q_ABS)})
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(over)
+    assert str(err.value) == f"{over}: initial value q_init is {-2 * T.MAX_Q_ABS}"
