@@ -157,3 +157,35 @@ def test_the_initial_value_may_be_up_to_max_q_abs(tmp_path):
     with pytest.raises(ModelFileError) as err:
         Q.QTables.load(over)
     assert str(err.value) == f"{over}: initial value q_init is {-2 * T.MAX_Q_ABS}"
+
+
+def _refusal(tmp_path, **changes) -> str:
+    path = _zip_table(tmp_path / "t.npz", {**_table_arrays(), **changes})
+    with pytest.raises(ModelFileError) as err:
+        Q.QTables.load(path)
+    return str(err.value).removeprefix(f"{path}: ")
+
+
+def test_the_stored_rows_are_checked_at_their_edges(tmp_path):
+    a = _table_arrays()
+    rows, q, visits = a["lead_rows"], a["lead_q"], a["lead_visits"]
+    wide = np.zeros((len(rows), Q.N_LEAD_ACTIONS + 1), np.uint32)
+    assert _refusal(tmp_path, lead_visits=wide) == (
+        f"lead arrays have shapes {q.shape}, {rows.shape}, {wide.shape}; expected ({len(rows)}, {Q.N_LEAD_ACTIONS}) rows")
+    beyond = rows.copy()
+    beyond[-1] = Q.N_LEAD_STATES
+    assert _refusal(tmp_path, lead_rows=beyond) == f"lead rows outside 0..{Q.N_LEAD_STATES - 1}"
+    assert _refusal(tmp_path, lead_q=np.full_like(q, np.nextafter(T.MAX_Q_ABS, np.inf, dtype=np.float32))) == (
+        f"lead table holds NaN, infinite or values beyond {T.MAX_Q_ABS:g}")
+    top = np.iinfo(np.uint32).max
+    assert _refusal(tmp_path, lead_visits=np.full(visits.shape, top + 1, np.int64)) == (
+        f"lead visit counts outside 0..{top}")
+    meta = _refusal(tmp_path, meta=np.array("{not json"))
+    assert meta.startswith("bad metadata (JSONDecodeError: ")
+    # at the edges themselves the file loads, its rows typed as a dense table's
+    edge = _zip_table(tmp_path / "edge.npz", {**a, "lead_q": np.full(q.shape, T.MAX_Q_ABS),
+                                              "lead_visits": np.full(visits.shape, top, np.int64)})
+    sparse = Q.load_tables(edge)
+    row, count = sparse.table(Q.LEAD)[int(rows[0])], sparse.visits(Q.LEAD)[int(rows[0])]
+    assert row.dtype == np.float32 and count.dtype == np.uint32
+    assert row[0] == T.MAX_Q_ABS and count[0] == top
