@@ -9,8 +9,10 @@ path names that path only; checkpoint names are plain names.
 """
 from __future__ import annotations
 
+import io
 import os
 import re
+import zipfile
 
 import numpy as np
 import pytest
@@ -85,8 +87,6 @@ def test_a_missing_checkpoint_names_the_command():
 
 def _zip_table(path, arrays: dict, version=(1, 0)):
     """A table file written member by member, every array as a .npy of ``version``."""
-    import io
-    import zipfile
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, value in arrays.items():
             buf = io.BytesIO()
