@@ -55,6 +55,22 @@ def hands(draw, rules: Rules, min_size: int = 0, max_size: int = 20) -> Hand:
     return random_hand(np.random.default_rng(seed), rules, size)
 
 
+def random_position(rules, seed: int, moves: int):
+    """A game (landlord 0) after ``moves`` seeded random moves, then on to the next decision
+    with a choice."""
+    from ddzlab.deals import generate_deals
+    from ddzlab.game import Game
+
+    game = Game(generate_deals(1, seed=seed, rules=rules)[0], rules=rules, landlord=0)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        game.push(legal[int(rng.integers(len(legal)))])
+    while len(game.legal_moves()) == 1:
+        game.push(game.legal_moves()[0])
+    return game
+
+
 def side_by_side(agent, other, deals) -> list:
     """Play ``deals`` (seat 0 landlord, no bidding) with ``agent`` in every seat; at every
     position, the move ``agent`` plays and the move ``other`` would play on the same

@@ -22,19 +22,7 @@ from ddzlab.search.sample import sample_world
 from ddzlab.search.state import N_STATE, S_HAND, size_of
 from ddzlab.search.tree import seed as seed_core
 
-from conftest import mean_root_value
-
-
-def _point(rules, seed: int, moves: int) -> Game:
-    """A game after ``moves`` random moves, then on to the next decision with a choice."""
-    game = Game(generate_deals(1, seed=seed, rules=rules)[0], rules=rules, landlord=0)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        legal = game.legal_moves()
-        game.push(legal[int(rng.integers(len(legal)))])
-    while len(game.legal_moves()) == 1:
-        game.push(game.legal_moves()[0])
-    return game
+from conftest import mean_root_value, random_position as _point
 
 
 def _accuracy(truth: dict[int, int], hands: dict[int, int]) -> float:

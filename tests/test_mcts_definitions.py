@@ -21,17 +21,8 @@ from ddzlab.agents.mcts import (COMPILED_ITERATIONS, MCTSConfigError, Rollout, _
 from ddzlab.deals import generate_deals
 from ddzlab.determinize import UniformGuesser
 from ddzlab.game import Game
-
-
-def random_point(seed: int, moves: int) -> Game:
-    game = Game(generate_deals(1, seed=seed)[0], landlord=0)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        legal = game.legal_moves()
-        game.push(legal[int(rng.integers(len(legal)))])
-    while len(game.legal_moves()) == 1:
-        game.push(game.legal_moves()[0])
-    return game
+from ddzlab.rules import STANDARD
+from tests.conftest import random_position
 
 
 def winning_point() -> Game:
@@ -80,7 +71,7 @@ def test_worlds_start_at_one():
 def test_a_new_agent_has_spent_nothing_and_one_legal_move_is_explained():
     agent = make_agent("ismcts", iterations=20, seed=0, backend="python")
     assert agent.last_iterations == 0 and agent.last_simulations == 0
-    game = random_point(0, 3)
+    game = random_position(STANDARD, 0, 3)
     while len(game.legal_moves()) > 1:
         game.push(game.legal_moves()[0])            # leads, then passes, until one move is left
         if game.is_over:
@@ -90,7 +81,7 @@ def test_a_new_agent_has_spent_nothing_and_one_legal_move_is_explained():
 
 
 def test_the_compiled_default_budget_is_the_compiled_iterations():
-    game = random_point(1, 5)
+    game = random_position(STANDARD, 1, 5)
     agent = make_agent("ismcts", seed=0, backend="numba")
     agent.play(game.observation(game.to_act))
     assert agent.last_backend == "numba" and agent.last_iterations == COMPILED_ITERATIONS
@@ -121,7 +112,7 @@ class Counting(Rollout):
 
 @pytest.mark.parametrize("kind", ["mcts", "ismcts", "mcts_cheat"])
 def test_root_visits_add_up_to_the_iterations_and_rollouts_count_their_moves(kind):
-    game = random_point(3, 4)
+    game = random_position(STANDARD, 3, 4)
     obs = game.observation(game.to_act)
     rollout = Counting()
     agent = make_agent(kind, iterations=120, moves="all", rollout=rollout, seed=1, backend="python")
@@ -147,7 +138,7 @@ def test_a_child_that_wins_at_once_wins_every_game():
 
 
 def test_ties_go_to_the_first_move_in_legal_order(monkeypatch):
-    game = random_point(4, 2)
+    game = random_position(STANDARD, 4, 2)
     obs = game.observation(game.to_act)
     agent = make_agent("ismcts", iterations=10, seed=0, backend="python")
     a, b = obs.legal_moves[0], obs.legal_moves[1]
@@ -158,7 +149,7 @@ def test_ties_go_to_the_first_move_in_legal_order(monkeypatch):
 
 
 def test_expansion_draws_uniformly_among_the_untried_moves():
-    game = random_point(5, 1)
+    game = random_position(STANDARD, 5, 1)
     obs = game.observation(game.to_act)
     legal = list(obs.legal_moves)
     counts = dict.fromkeys(legal, 0)
@@ -184,7 +175,7 @@ class Recording(UniformGuesser):
 
 
 def test_determinized_worlds_come_from_the_agents_guesser_and_generator():
-    game = random_point(6, 5)
+    game = random_position(STANDARD, 6, 5)
     obs = game.observation(game.to_act)
     guesser = Recording()
     agent = make_agent("mcts", iterations=80, worlds=4, guesser=guesser, seed=3, backend="python")
