@@ -71,7 +71,8 @@ for _part in ("__init__", "abstraction", "learning", "tables"):
                                               "tests/test_definitions.py", "tests/test_qstudy.py",
                                               "tests/test_qlearning_agent_definitions.py",
                                               "tests/test_qlearning_learning_definitions.py",
-                                              "tests/test_qtables_definitions.py"]
+                                              "tests/test_qtables_definitions.py",
+                                              "tests/test_qlearning_abstraction_definitions.py"]
 
 
 def config(module: str) -> str:
