@@ -24,20 +24,12 @@ from ddzlab.moves import detect
 from ddzlab.search.sample import sample_world
 from ddzlab.search.state import S_HAND
 from ddzlab.search.tree import seed as seed_core
+from ddzlab.rules import STANDARD
+from tests.conftest import random_position
 
 
 def opening(seed: int = 0) -> Game:
     return Game(generate_deals(1, seed=seed)[0], landlord=0)
-
-
-def later(seed: int = 3, moves: int = 6) -> Game:
-    """A game after ``moves`` seeded random moves (hidden cards to guess)."""
-    game = opening(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        legal = game.legal_moves()
-        game.push(legal[int(rng.integers(len(legal)))])
-    return game
 
 
 class OwnGuesser(UniformGuesser):
@@ -62,7 +54,7 @@ def test_halfsolo_at_another_threshold_has_no_compiled_twin():
 
 
 def test_a_guesser_without_a_compiled_twin_runs_on_python_except_for_the_cheater():
-    game = later()
+    game = random_position(STANDARD, 3, 6)
     obs = game.observation(game.to_act)
     own = make_agent("ismcts", iterations=30, guesser=OwnGuesser(), seed=0, backend="numba")
     with pytest.raises(MCTSConfigError, match="the guesser 'own' has no compiled twin"):
@@ -73,7 +65,7 @@ def test_a_guesser_without_a_compiled_twin_runs_on_python_except_for_the_cheater
 
 
 def test_the_bomb_guesser_hands_the_kernels_its_probability():
-    game = later()
+    game = random_position(STANDARD, 3, 6)
     obs = game.observation(game.to_act)
     for p in (0.0, 0.35):
         agent = make_agent("ismcts", iterations=30, guesser=BombGuesser(p), seed=0)
@@ -82,7 +74,7 @@ def test_the_bomb_guesser_hands_the_kernels_its_probability():
 
 
 def test_the_oracle_at_q_1_hands_the_kernels_the_true_deal():
-    game = later()
+    game = random_position(STANDARD, 3, 6)
     obs = game.observation(game.to_act)
     agent = make_agent("ismcts", iterations=30, guesser="oracle1.0", seed=0)
     agent.see_all_hands(game)
