@@ -1,19 +1,40 @@
-"""`ddzlab.agents.qlearning.abstraction` against its docstrings (issue 22: the survivors of its
-first mutation run). A trio or plane action plays "with the kickers of least delta"
-(`_with_kickers`): the legal play built on the split's trio or plane, of least split cost,
-ties to the play that sheds more cards, then to the lower kickers. Worked out by hand on
-hands whose every other card is a good solo or pair (split cost 0 for each kicker choice).
+"""`ddzlab.agents.qlearning.abstraction` against its docstrings and the package's (the seed's
+definitions, REFERENCE §4; issue 22: the survivors of its first mutation run), every expected
+value worked out by hand.
+
+- The split cost ``delta``: 1 per 2, 2 per joker, and the Q lost in every segment a play
+  touches (added up; a segment it does not touch costs nothing).
+- The lead split: a lone joker is a solo, both are the rocket; four with two needs a good
+  bomb and two other cards; planes and chains longer than five are the "other" chains; the
+  chain-of-five feature; at most three solo and pair actions and two of the others.
+- Lead actions pick the small, middle (index n // 2) or large play of their category; a trio
+  or plane action plays "with the kickers of least delta" (`_with_kickers`): the legal play of
+  the same kind family, rank and length built on it, of least split cost, ties to the play
+  that sheds more cards, then to the lower kickers.
+- Follow actions pick among the cheapest replies by rank; the highest reply is the cheapest,
+  then the lowest, of the top rank; the split does not depend on the order of the replies.
+- The table rows hold the seat's role ((seat - landlord) mod 3, or the seed's seat -1), the
+  forced solos offered to a farmer, and the role of the seat whose move is to beat.
 """
 from __future__ import annotations
 
 import pytest
 
 from ddzlab.agents import qlearning as Q
+from ddzlab.agents.qlearning import abstraction
 from ddzlab.cards import Hand
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
 from ddzlab.rules import STANDARD
+
+
+@pytest.fixture(autouse=True)
+def fresh_memos():
+    """Every test computes its splits afresh: a memo filled by an earlier test (or, under
+    mutmut, by the run before the fork) would hide a fault in the code it memoises."""
+    for memo in (abstraction._SEG_CACHE, abstraction._LEAD_CACHE, abstraction._SINGLES):
+        memo.clear()
 
 
 @pytest.mark.parametrize("hand,action,move", [
@@ -145,11 +166,12 @@ def test_no_ordinary_reply_leaves_only_pass_and_the_bombs():
     assert split.actions == (0, 6)
 
 
-def test_two_bombs_offer_the_small_and_the_large_bomb():
-    _, _, split = _follow("44446666", "3")
+@pytest.mark.parametrize("hand,large", [("44446666", "6666"), ("444466668888", "8888")])
+def test_bombs_offer_the_small_and_the_large_bomb(hand, large):
+    _, _, split = _follow(hand, "3")
     assert split.actions[-2:] == (6, 7)
     assert Q.resolve_follow(split, 6).cards == Hand("4444").bits
-    assert Q.resolve_follow(split, 7).cards == Hand("6666").bits
+    assert Q.resolve_follow(split, 7).cards == Hand(large).bits
 
 
 def test_follow_actions_pick_from_the_cheapest_replies_by_rank():
@@ -180,7 +202,7 @@ def test_the_lead_row_holds_the_seats_role(seat, landlord, bug, role):
     d = Q.decide(bits, legal_moves(Hand("3579"), STANDARD, None), seat, landlord, (17, 17, 17),
                  None, None, role_bug=bug)
     assert d.table == Q.LEAD
-    assert _digits(d.state, Q.abstraction.LEAD_RADIX)[-3] == role
+    assert _digits(d.state, abstraction.LEAD_RADIX)[-3] == role
 
 
 @pytest.mark.parametrize("seat,landlord,sizes,first", [
@@ -208,7 +230,7 @@ def test_the_follow_row_holds_the_role_of_the_seat_to_beat(seat, landlord, last_
     legal = legal_moves(h, STANDARD, last)
     d = Q.decide(h.bits, legal, seat, landlord, (17, 17, 17), last, last_seat)
     assert d.table == Q.FOLLOW and d.legal is legal
-    assert _digits(d.state, Q.abstraction.FOLLOW_RADIX)[1:3] == [(seat - landlord) % 3, owner]
+    assert _digits(d.state, abstraction.FOLLOW_RADIX)[1:3] == [(seat - landlord) % 3, owner]
     assert d.partner is ((seat - landlord) % 3 != 0 and owner != 0)
 
 
@@ -219,16 +241,19 @@ def test_decide_obs_reads_the_seat_of_the_move_to_beat():
     obs = game.observation(2)
     d = Q.decide_obs(obs)
     assert d.table == Q.FOLLOW
-    assert _digits(d.state, Q.abstraction.FOLLOW_RADIX)[2] == obs.last_seat
+    assert _digits(d.state, abstraction.FOLLOW_RADIX)[2] == obs.last_seat
+
+
+NEEDS_A_LANDLORD = "the Q-learning abstraction needs a three-player game with a landlord"
 
 
 def test_decide_obs_needs_three_players_and_a_landlord():
     bidding = Game(generate_deals(1, seed=5)[0])          # the landlord is not chosen yet
     assert bidding.landlord is None
-    with pytest.raises(ValueError, match="three-player game with a landlord"):
+    with pytest.raises(ValueError, match=f"^{NEEDS_A_LANDLORD}$"):
         Q.decide_obs(bidding.observation(0))
     duel = Game(generate_deals(1, seed=5, players=2)[0], players=2)
-    with pytest.raises(ValueError, match="three-player game with a landlord"):
+    with pytest.raises(ValueError, match=f"^{NEEDS_A_LANDLORD}$"):
         Q.decide_obs(duel.observation(duel.to_act))
 
 
