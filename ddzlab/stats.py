@@ -307,9 +307,11 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     resampled ratings at or just outside the α/2 and 1 − α/2 points, not interpolated),
     ``rank`` (1 = best) and ``P(rank=k)`` for every rank k: the share of ``n_boot``
     resamples of whole deals (every pair's games on a deal move together, so the pairing of
-    the seat-swapped games is kept) in which the agent placed k-th. Resamples in which a
-    rating is infinite are counted in the rank probabilities (ordered by wins) and in the
-    intervals as ±inf; their number is ``attrs["boot_infinite"]``.
+    the seat-swapped games is kept) in which the agent placed k-th (ties to the earlier
+    agent). A resample without a finite fit ranks the agents by their share of the games
+    they played in it: the best share counts as +inf, the worst as −inf, the others as 0
+    (the scale's mean), in the rank probabilities and the intervals; the number of such
+    resamples is ``attrs["boot_infinite"]``.
 
     ``prior`` > 0 adds that many virtual wins each way to every pair that met (shrinking
     the ratings toward 0; a tiny test-scale grid where an agent never won needs it); the

@@ -195,6 +195,26 @@ def test_resamples_without_a_finite_fit_are_ordered_by_share_of_games_won():
     # the finite resamples (deal 0 and some of the others) order them the same way, bar ties
     assert min(bt.loc["C", "P(rank=1)"], bt.loc["A", "P(rank=2)"], bt.loc["B", "P(rank=3)"]) > 0.95
     assert bt.loc["C", "hi"] == math.inf and bt.loc["B", "lo"] == -math.inf
+    # A, between the best and the worst share there, counts as 0: its finite ratings are all
+    # above 0, so 0 is the lower end of its interval
+    assert bt.loc["A", "lo"] == 0.0 and 0.0 < bt.loc["A", "hi"] < bt.loc["C", "rating"]
+
+
+def test_a_share_of_games_won_counts_a_single_game_whole():
+    """Deal 0: C beats B in their one game; deal 1: B beats C; deal 2: A and B one win each.
+    Of the 27 equally likely resamples of the three deals, 6 (each deal once) have a finite
+    fit, all ratings 0 (ties to the order A, B, C); the others are ranked by share of games
+    won. In the 3 resamples (deal 0 once, deal 2 twice) C's share is 1/1, above A's 2/4, so C
+    is first; a share counted over at least two games (1/2) would tie C with A, and A, earlier,
+    would take first place. Enumerated by hand, P(rank = 1, 2, 3) in 27ths: A 7, 14, 6;
+    B 10, 10, 7; C 10, 3, 14."""
+    results = {("C", "B", 0): (1, 0), ("B", "C", 1): (1, 0), ("A", "B", 2): (1, 1)}
+    bt = S.bradley_terry(_games(results), n_boot=20000, seed=4, agents=["A", "B", "C"])
+    assert bt.attrs["boot_infinite"] / 20000 == pytest.approx(21 / 27, abs=0.015)
+    expected = {"A": (7, 14, 6), "B": (10, 10, 7), "C": (10, 3, 14)}
+    for agent, counts in expected.items():
+        got = [bt.loc[agent, f"P(rank={k})"] for k in (1, 2, 3)]
+        assert got == pytest.approx([c / 27 for c in counts], abs=0.015), agent
 
 
 def test_tied_agents_share_the_best_rank():
