@@ -205,8 +205,8 @@ def modelled_seats(obs: Observation, partner: bool) -> set[int]:
 class PolicyGuesser:
     """Importance resampling: deals weighted by how likely the observed plays were.
 
-    For an observation it draws ``candidates`` deals from ``base`` (uniform by default),
-    replays the game from the start of play in each, and multiplies, over every move the
+    For an observation it draws ``candidates`` deals (32 by default) from ``base`` (by default
+    uniform), replays the game from the start of play in each, and multiplies, over every move the
     *modelled* seats made, the policy's probability of that move. An agent's choice counts
     as probability ``1 - eps`` (the rest spread over the other legal moves), so a deal in
     which it would have played otherwise is unlikely but never impossible. Each `guess`

@@ -1,9 +1,13 @@
 """`ddzlab.determinize` checked against its definitions where the mutation run of
 `make mutation MODULE=determinize` found the other tests silent (tests/MUTATION.md): the
 seats a likelihood guesser scores, the bomb guesser's rule, the guessers' input
-checks and messages, seeded and reproducible worlds, games that had an auction, and draws
-from a policy pool in proportion to its weights."""
+checks and messages, seeded and reproducible worlds, games that had an auction, draws
+from a policy pool in proportion to its weights; and (stop 33) the bomb guesser at the edge
+of an opponent's room, observations whose counts do not add up, a card dealt twice, a policy
+given as probabilities, the default pool size."""
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
@@ -11,7 +15,8 @@ import pytest
 from ddzlab.agents.base import play_game
 from ddzlab.agents.greedy import GreedyAgent
 from ddzlab.agents.smallest import SmallestAgent
-from ddzlab.cards import RANK_CHARS, Hand, bits_size
+from ddzlab.cards import N_SLOTS, RANK_CHARS, Hand, bits_size
+from ddzlab.deals import generate_deals
 from ddzlab.determinize import (REST, BombGuesser, DeterminizeError, NoisyOracleGuesser, PolicyGuesser,
                                 UniformGuesser, bomb_candidates, determinize, known_cards, hidden_sizes, modelled_seats,
                                 rebuild)
@@ -219,3 +224,90 @@ def test_a_policy_guesser_draws_its_candidates_from_the_base_guesser_it_is_given
 
     pool, _ = PolicyGuesser(GreedyAgent(), candidates=5, base=Truthful()).pool(obs, np.random.default_rng(0))
     assert pool == [truth] * 5
+
+
+# -- stop 33: the survivors of a fresh run of `tests/mutation.py determinize`
+def _late_position(seed: int) -> Game:
+    """A standard game after 20-80 random legal moves (seeded): hands are small by then."""
+    rng = np.random.default_rng(seed)
+    game = Game(rules=STANDARD, seed=seed, landlord=seed % 3)
+    for _ in range(int(rng.integers(20, 80))):
+        if game.phase is not Phase.PLAY:
+            break
+        legal = game.legal_moves()
+        game.play(legal[int(rng.integers(len(legal)))], game.to_act)
+    return game
+
+
+#: (seed, observer) of late positions where a forced rank exactly fills the other opponent's
+#: room, or no longer fits after another rank was forced to it (found by a search over seeds)
+EDGE_POSITIONS = [(44, 1), (76, 1), (88, 0), (110, 2), (190, 0), (2191, 0), (2228, 0)]
+
+
+def test_bomb_placement_at_the_edge_of_the_room():
+    """p = 1 forces a rank's unseen copies to the other opponent exactly when its room (its
+    unknown cards less the copies already forced to it) holds them all: a room equal to the
+    copies is enough; a rank that no longer fits is dealt with the rest, and every holder
+    still gets exactly its number of cards."""
+    exact = short = 0
+    for seed, seat in EDGE_POSITIONS:
+        game = _late_position(seed)
+        assert game.phase is Phase.PLAY
+        obs = game.observation(seat)
+        sizes = hidden_sizes(obs)
+        guess = BombGuesser(1.0).guess(obs, np.random.default_rng(0))
+        assert {h: bits_size(b) for h, b in guess.items()} == sizes
+        room = dict(sizes)
+        for r, left, other in _bomb_ranks_by_the_rule(obs):
+            exact += room[other] == left
+            if room[other] >= left:
+                assert (guess[other] >> (4 * r)) & 15 == left, (seed, seat, r)
+                room[other] -= left
+            else:
+                short += 1
+    assert exact >= 3 and short >= 2                    # both edges are in the positions
+
+
+def test_hidden_sizes_refuse_an_observation_whose_counts_do_not_add_up():
+    _, obs = _farmer_view()
+    other = next(s for s in range(3) if s != obs.seat)
+    counts = list(obs.cards_left)
+    counts[other] += 1                                    # one card more than the unseen cards allow
+    bad = dataclasses.replace(obs, cards_left=tuple(counts))
+    with pytest.raises(DeterminizeError, match=f"^seat {obs.seat}'s observation is inconsistent"):
+        hidden_sizes(bad)
+
+
+def test_rebuild_refuses_a_card_dealt_twice():
+    # right holders, right counts, every part among the unseen cards, one card twice
+    _, obs = _farmer_view()
+    good = UniformGuesser().guess(obs, np.random.default_rng(0))
+    a, b = sorted(h for h in good if good[h])[:2]
+    ranks = {h: [r for r in range(N_SLOTS) if (good[h] >> (4 * r)) & 15] for h in (a, b)}
+    ra = ranks[a][0]                                      # a card of a's lowest rank...
+    rb = next(r for r in ranks[b] if r != ra)             # ...given to b instead of one of its own
+    twice = dict(good)
+    twice[b] = good[b] - (1 << (4 * rb)) + (1 << (4 * ra))
+    assert bits_size(twice[b]) == bits_size(good[b]) and sum(twice.values()) != obs.unseen.bits
+    with pytest.raises(DeterminizeError, match="^the guess deals"):
+        rebuild(obs, twice)
+
+
+def test_a_policy_given_as_probabilities_scores_each_move_by_its_own_probability():
+    # distinct probabilities per legal move: a move gets its own, not that of an earlier move
+    # of its kind or its cards; a probability of 0 is floored at 1e-12
+    game = Game(generate_deals(1, seed=3)[0], landlord=0)
+    obs = game.observation(0)
+    legal = obs.legal_moves
+    n = len(legal)
+    probs = np.arange(n, dtype=float) / (n * (n - 1) / 2)          # 0, 1, ..., n - 1, summing to 1
+    guesser = PolicyGuesser(lambda o: probs)
+    got = [guesser._prob(obs, m) for m in legal]
+    assert got[0] == 1e-12 and got[1:] == pytest.approx(list(probs[1:]), abs=0)
+    assert len({m.kind for m in legal}) < n                          # kinds repeat: the test can fail
+
+
+def test_a_policy_guesser_pools_32_candidate_deals_by_default():
+    _, obs = _farmer_view()
+    pool, weights = PolicyGuesser(GreedyAgent()).pool(obs, np.random.default_rng(0))
+    assert len(pool) == 32 and len(weights) == 32
