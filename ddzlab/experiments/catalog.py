@@ -188,8 +188,21 @@ add(Experiment(
                 "rulev1 and weights on the held-out deals, sides swapped, the same seeds for both (paired); "
                 "notebook 06 rates both from these games."))
 
+#: the open question of F5: does a bigger budget alone lift the strongest agent against
+#: `weights`? Its default (4,000 iterations, about 0.2 s of CPU a move) against three times
+#: that (about 0.6 s, still within STRONG_SECONDS on average), paired, on generated deals apart
+#: from the held-out ones (a candidate is chosen here, then evaluated on `05_strongest`'s deals)
+STRONG_BUDGET = 12_000
+add(Experiment(
+    "05_strong_budget", configs={STRONGEST: STRONGEST, f"{STRONGEST}-{STRONG_BUDGET}":
+                                 f"{STRONGEST}:iterations={STRONG_BUDGET}"},
+    opponents=["weights"], deals=1000, rules="standard", seed=27,
+    description=f"Notebook 05, F5's open question: {STRONGEST} at its default budget and at "
+                f"{STRONG_BUDGET:,} iterations a move against weights, paired on the same generated deals "
+                "(apart from the held-out ones): does more search alone close the gap to the 0.60 target?"))
+
 
 __all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES",
            "GUESSERS", "FAST_GUESSERS", "POOL_GUESSERS", "POOL_GUESSERS_3200", "ORACLE_Q", "ORACLE_BUDGET", "GUESS_SEED",
            "guess_experiments", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
-           "STRONGEST", "STRONG_TARGETS", "STRONG_SECONDS", "ismcts"]
+           "STRONGEST", "STRONG_TARGETS", "STRONG_SECONDS", "STRONG_BUDGET", "ismcts"]
