@@ -163,16 +163,22 @@ def test_a_partner_model_is_used_for_the_partners_plays():
     assert other != same and other <= skip
 
 
+def _random_game(seed: int, moves: int, rng: np.random.Generator) -> Game:
+    """A standard game (landlord ``seed % 3``) after up to ``moves`` random legal moves."""
+    game = Game(rules=STANDARD, seed=seed, landlord=seed % 3)
+    for _ in range(moves):
+        if game.phase is not Phase.PLAY:
+            break
+        legal = game.legal_moves()
+        game.play(legal[int(rng.integers(len(legal)))], game.to_act)
+    return game
+
+
 def _random_positions(n: int):
     """Observations at random points of random standard games (random legal moves)."""
     rng = np.random.default_rng(2027)
     for seed in range(n):
-        game = Game(rules=STANDARD, seed=seed, landlord=seed % 3)
-        for _ in range(int(rng.integers(0, 45))):
-            if game.phase is not Phase.PLAY:
-                break
-            legal = game.legal_moves()
-            game.play(legal[int(rng.integers(len(legal)))], game.to_act)
+        game = _random_game(seed, int(rng.integers(0, 45)), rng)
         if game.phase is Phase.PLAY:
             yield game, game.observation(int(rng.integers(3)))
 
@@ -230,13 +236,7 @@ def test_a_policy_guesser_draws_its_candidates_from_the_base_guesser_it_is_given
 def _late_position(seed: int) -> Game:
     """A standard game after 20-80 random legal moves (seeded): hands are small by then."""
     rng = np.random.default_rng(seed)
-    game = Game(rules=STANDARD, seed=seed, landlord=seed % 3)
-    for _ in range(int(rng.integers(20, 80))):
-        if game.phase is not Phase.PLAY:
-            break
-        legal = game.legal_moves()
-        game.play(legal[int(rng.integers(len(legal)))], game.to_act)
-    return game
+    return _random_game(seed, int(rng.integers(20, 80)), rng)
 
 
 #: (seed, observer) of late positions where a forced rank exactly fills the other opponent's
