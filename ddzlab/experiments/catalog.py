@@ -189,9 +189,10 @@ add(Experiment(
                 "notebook 06 rates both from these games."))
 
 #: the open question of F5: does a bigger budget alone lift the strongest agent against
-#: `weights`? Its default (4,000 iterations, about 0.2 s of CPU a move) against three times
-#: that (about 0.6 s, still within STRONG_SECONDS on average), paired, on generated deals apart
-#: from the held-out ones (a candidate is chosen here, then evaluated on `05_strongest`'s deals)
+#: `weights`? Its default (4,000 iterations) against three times that, paired, on generated
+#: deals apart from the held-out ones (a candidate is chosen here, then evaluated on
+#: `05_strongest`'s deals). The stored rows give the cost: 0.10 and 0.29 s a move, wall clock
+#: (two jobs on two cores); `benchmarks/bench_strongest.py` times the CPU a move
 STRONG_BUDGET = 12_000
 add(Experiment(
     "05_strong_budget", configs={STRONGEST: STRONGEST, f"{STRONGEST}-{STRONG_BUDGET}":
