@@ -13,7 +13,9 @@ the kicker enumeration's hard cases). At each position it checks
 * the core's greedy choice == ``greedy_choice`` (with the rollout's partner and threat facts),
   an index among the legal moves (a -1 would read the last move in Python, garbage in the
   core), and the same through ``choose`` (policy ``greedy``, no exploration);
-* the core's split filter == ``ddzlab.agents.mcts.split_filter``;
+* the core's split filter == ``ddzlab.agents.mcts.split_filter``, and the ``split+policy``
+  filter with the greedy prior == the Python search's (``_legal`` of an ``ismcts`` on the
+  Python backend);
 * at every 20th position, a whole greedy rollout of the core (``rollout``) == the Python
   `GreedyRollout` played from there: the moves counted, the end state, who won per seat;
 
@@ -25,7 +27,8 @@ Then the compiled `weights` play (``ddzlab.search.weights``) against ``WeightsAg
 at every position of games between mixed agents (weights, greedy, random, smallest, and
 rulev1 on the standard rules), for the tuned weights, ablations (``off``), perturbed
 `RuleWeights` and perturbed `PowerConstants`; and the compiled hand power and best split
-against ``PowerSolver`` on the hand to act; the follow threshold at its boundary (a
+against ``PowerSolver`` on the hand to act; with the tuned weights, the ``split+policy`` filter
+with the weights prior == the Python search's; the follow threshold at its boundary (a
 threshold equal to the value of the best reply: that reply is played); the power of the
 empty hand after the memo was reset. Rule sets: those of the compiled core
 (standard, mini); the others are refused by `WeightsCore`.
@@ -45,7 +48,7 @@ from conftest import clumpy_hand  # noqa: E402
 
 from ddzlab.agents.base import make_agent  # noqa: E402
 from ddzlab.agents.greedy import greedy_choice  # noqa: E402
-from ddzlab.agents.mcts import GreedyRollout, side_won as py_side_won, split_filter  # noqa: E402
+from ddzlab.agents.mcts import GreedyRollout, ISMCTSAgent, side_won as py_side_won, split_filter  # noqa: E402
 from ddzlab.agents.weights import RULES, RuleWeights, WeightsAgent, load_weights  # noqa: E402
 from ddzlab.agents.weights_compiled import WeightsCore  # noqa: E402
 from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noqa: E402
@@ -54,7 +57,7 @@ from ddzlab.moves import legal_moves  # noqa: E402
 from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, encode, scratch  # noqa: E402
 from ddzlab.rules import Kind, Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
-from ddzlab.search.policies import POLICIES, choose, greedy_index, rollout  # noqa: E402
+from ddzlab.search.policies import POLICIES, choose, greedy_index, keep_prior, rollout  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
 from ddzlab.search.power import context, hand_plays, power, split  # noqa: E402
 from ddzlab.search.state import legal, play, scores, side_won  # noqa: E402
@@ -67,6 +70,7 @@ class Report:
     positions: int = 0
     greedy: int = 0
     splits: int = 0
+    priors: int = 0
     rollouts: int = 0
     games: int = 0
     two_player: int = 0
@@ -102,6 +106,7 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
     rc, rm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     sc = scratch()
     pt, w = stand_in(rules)
+    prior_search = ISMCTSAgent(moves="split+policy", rollout="greedy", width=width, backend="python")
     while report.positions < positions:
         game = _random_start(rules, rng)
         st = from_game(game)
@@ -134,6 +139,8 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
                 if [(int(fc[i]), int(fm[i])) for i in range(k)] != [encode(m) for m in
                                                                      split_filter(game, expect, width)]:
                     report.fail(f"{rules.name} split filter of {game.hand(s)} on {game.last_move}")
+                if k < n:
+                    _check_prior(t, game, st, oc, om, n, k, fc, fm, POLICIES["greedy"], pt, w, prior_search, report)
             i = int(rng.integers(n))
             game.push(expect[i])
             play(st, oc[i], om[i])
@@ -151,6 +158,17 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
                 report.fail(f"{rules.name} game of {game.actions}: core state {st.tolist()} "
                             f"!= {from_game(game).tolist()} or scores {out} != {game.scores} "
                             f"or sides won {won}")
+
+
+def _check_prior(t, game: Game, st, oc, om, n, k, fc, fm, policy, pt, w, search: ISMCTSAgent,
+                 report: Report) -> None:
+    """The core's ``split+policy`` filter (the ``k`` moves of the split filter in ``fc``/``fm``
+    and the policy's own move) == the Python search's moves at ``game``."""
+    k = keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm)
+    report.priors += 1
+    if [(int(fc[i]), int(fm[i])) for i in range(k)] != [encode(m) for m in search._legal(game)]:
+        report.fail(f"{game.rules.name} split+policy filter ({search.rollout.name}) of "
+                    f"{game.hand(game.to_act)} on {game.last_move}")
 
 
 def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report) -> None:
@@ -248,7 +266,9 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
     pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
     xc, xm = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
+    fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     sc = scratch()
+    prior_search = ISMCTSAgent(moves="split+policy", rollout="weights", backend="python")
     done = 0
     while done < positions:
         name, ref, core = variants[0] if rng.random() < 0.5 else variants[int(rng.integers(len(variants)))]
@@ -274,6 +294,11 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
                             f"({ref.explain(obs).rule})")
             if done % 7 == 0 and core.play(obs) != want:      # the Observation path
                 report.fail(f"{rules.name} weights ({name}) from the observation, hand {obs.hand}")
+            if name == "tuned" and n > prior_search.width:
+                k = core_split(st, oc, om, n, prior_search.width, fc, fm)
+                if k < n:
+                    _check_prior(t, game, st, oc, om, n, k, fc, fm, POLICIES["weights"], pt, w, prior_search,
+                                 report)
             if done % 5 == 0 and obs.last_move is not None and not want.is_pass:
                 _check_threshold(rules, ref, core, obs, st, oc, om, n, report)
             if done % 3 == 0:

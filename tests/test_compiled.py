@@ -40,6 +40,7 @@ def test_core_equals_python_on_random_positions(rules):
     assert report.failures == []
     assert report.positions >= 1500 and report.games > 10 and report.splits > 50 and report.hands >= 150
     assert report.weights >= 1500 and report.powers >= 500      # the compiled weights play and hand power
+    assert report.priors > 50                                   # the split+policy filter, greedy and weights
 
 
 def test_docstring_examples_of_the_generator():
@@ -112,6 +113,33 @@ def test_split_filter_ranks_the_play_that_empties_the_hand_first():
     fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     k = core_split(st, oc, om, n, 8, fc, fm)
     assert k == 8 and hand.bits in fc[:k].tolist()
+
+
+def test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_a_move():
+    """Weights self-play on 40 deals: at every position with more than 8 moves, the core's
+    ``split+policy`` filter with the weights prior == the Python search's ``_legal``. The
+    random positions of compiled_check rarely reach the case of a follow whose weights reply
+    the split filter dropped (the prior goes before the pass): these games reach it."""
+    from ddzlab.agents.mcts import ISMCTSAgent
+    from ddzlab.agents.weights_compiled import WeightsCore
+    from ddzlab.search.policies import POLICIES, keep_prior, split_filter as core_split
+    t, (_, pt, w) = core_table(STANDARD), WeightsCore().tables(STANDARD)
+    search = ISMCTSAgent(moves="split+policy", rollout="weights", backend="python")
+    oc, om, fc, fm = (np.empty(MAX_MOVES, dtype=np.int64) for _ in range(4))
+    sc = np.empty(SCRATCH, dtype=np.int64)
+    added = {"leading": 0, "following": 0}
+    for deal in generate_deals(40, seed=5):
+        game = Game(deal, landlord=0)
+        while not game.is_over:
+            st = from_game(game)
+            n = legal(t, st, oc, om, sc)
+            if n > 8:
+                k = core_split(st, oc, om, n, 8, fc, fm)
+                k2 = keep_prior(t, st, oc, om, n, k, POLICIES["weights"], pt, w, fc, fm) if k < n else k
+                assert [decode(int(fc[i]), int(fm[i])) for i in range(k2)] == search._legal(game)
+                added["following" if game.last_move is not None else "leading"] += k2 > k
+            game.play(search.rollout.prior(game, game.legal_moves()))
+    assert added["following"] >= 1 and added["leading"] >= 20
 
 
 def _observation(seed: int, moves: int):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import pytest
 
@@ -247,6 +248,42 @@ def test_split_filter_memo_keys_on_the_move_to_beat():
         legal = game.legal_moves()
         assert len(legal) > 4
         assert agent._legal(game) == split_filter(game, legal, 3)
+
+
+@pytest.mark.parametrize("lead", [None, "345678"], ids=["leading", "following"])
+def test_split_policy_filter_adds_the_weights_move_before_the_pass(lead):
+    """``moves=split+policy``: the split filter's moves, in their order, and the move the
+    rollout policy plays without exploration where the filter dropped it, before the pass.
+    Width 2 drops it in both positions: leading with 3334445678AAA2222 the weights agent plays
+    the quad 2222 with kickers 7 and 8; facing 345678, seat 1 (5566778899TTJJQQK) answers 89TJQK."""
+    agent = make_agent("ismcts", seed=0, moves="split+policy", rollout="weights", width=2, backend="python")
+    game = Game(MEMO_DEAL, landlord=0)
+    if lead:
+        game.play(lead)
+    legal = game.legal_moves()
+    split = split_filter(game, legal, 2)
+    want = "89TJQK" if lead else "782222"
+    assert str(agent.rollout.prior(game, legal)) == want and want not in map(str, split)
+    kept = [str(m) for m in agent._legal(game)]
+    assert kept == ([str(m) for m in split[:-1]] + [want, "pass"] if lead else [str(m) for m in split] + [want])
+
+
+def test_split_policy_filter_keeps_the_split_list_when_it_holds_the_policy_move():
+    """Facing a solo 3 (width 2), the split filter keeps 5, K and pass; greedy and weights both
+    answer K, so nothing is added."""
+    for rollout in ("greedy", "weights"):
+        agent = make_agent("ismcts", seed=0, moves="split+policy", rollout=rollout, width=2, backend="python")
+        game = _facing("3")
+        assert [str(m) for m in agent._legal(game)] == ["5", "K", "pass"]
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("ismcts:moves=split+policy,rollout=random", "rollout 'random' has none"),
+    ("ismcts:moves=split+policy,rollout=halfsolo", "rollout 'halfsolo' has none"),
+    ("ismcts:moves=prior", "unknown move filter 'prior': all, split, split+policy")])
+def test_a_filter_without_its_policy_is_refused(spec, says):
+    with pytest.raises(MCTSConfigError, match=re.escape(says)):
+        make_agent(spec, seed=0)
 
 
 def test_greedy_rollout_memo_keys_on_the_move_to_beat():

@@ -29,6 +29,9 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * ``moves`` (the tree's move filter): ``all``, or ``split``: the ``width`` legal moves
   with the best greedy-split Q (`ddzlab.analysis.greedy.q_value`, the seed's pruning: it
   also penalises breaking a bomb), plus every move that empties the hand, plus pass;
+  ``split+policy``: those and the move the rollout policy (greedy or weights) plays there
+  without exploration, the *prior* (the split filter drops the `weights` agent's own move
+  in about a third of the positions it filters, most of them leads);
 * ``rollout``: ``random``; ``halfsolo`` (the seed's: with more than ``over`` = 10 legal
   moves, half the solos, chosen at random, are dropped first); ``greedy`` (the greedy
   agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
@@ -103,6 +106,10 @@ DEFAULT_ITERATIONS = 200
 #: iterations per move by default on the compiled backend: about the CPU time per move of
 #: `DEFAULT_ITERATIONS` on the Python backend (benchmarks/README.md)
 COMPILED_ITERATIONS = 8000
+
+
+#: the tree's move filters (the module docstring)
+MOVE_FILTERS = ("all", "split", "split+policy")
 
 
 class MCTSConfigError(DdzError):
@@ -189,12 +196,17 @@ def _following_facts(game: Game) -> tuple[bool, bool, bool]:
 
 
 class Rollout:
-    """A rollout policy: ``choose(game, legal, rng) -> Move``."""
+    """A rollout policy: ``choose(game, legal, rng) -> Move``; a policy that has a move of
+    its own (greedy, weights) also gives it without exploration: ``prior(game, legal)``."""
 
     name = "random"
 
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         return legal[int(rng.random() * len(legal))]
+
+    def prior(self, game: Game, legal: list[Move]) -> Optional[Move]:
+        """The policy's own move at ``game`` (None: a random policy has none)."""
+        return None
 
 
 class HalfSoloRollout(Rollout):
@@ -247,6 +259,9 @@ class GreedyRollout(Rollout):
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         if rng.random() < self.epsilon:
             return legal[int(rng.random() * len(legal))]
+        return self.prior(game, legal)
+
+    def prior(self, game: Game, legal: list[Move]) -> Move:
         following, partner, threat = _following_facts(game)
         hand = game.hands[game.to_act]
         last = game.last_move
@@ -274,6 +289,9 @@ class WeightsRollout(Rollout):
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         if rng.random() < self.epsilon:
             return legal[int(rng.random() * len(legal))]
+        return self.prior(game, legal)
+
+    def prior(self, game: Game, legal: list[Move]) -> Move:
         if self._agent is None:
             from .weights import WeightsAgent
             self._agent = WeightsAgent()
@@ -403,8 +421,8 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"seconds={seconds!r}: must be a positive number")
         if not (_number(c) and 0 <= c < math.inf):
             raise MCTSConfigError(f"c={c!r}: the exploration constant is a number >= 0")
-        if moves not in ("all", "split"):
-            raise MCTSConfigError(f"unknown move filter {moves!r}: all or split")
+        if moves not in MOVE_FILTERS:
+            raise MCTSConfigError(f"unknown move filter {moves!r}: {', '.join(MOVE_FILTERS)}")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
@@ -414,6 +432,9 @@ class _Search(SmallestAgent):
             self.see_all_hands = see
         self.moves, self.width = moves, width
         self.rollout = make_rollout(rollout)
+        if moves == "split+policy" and type(self.rollout).prior is Rollout.prior:
+            raise MCTSConfigError(f"moves=split+policy keeps the rollout policy's own move: the rollout "
+                                  f"{self.rollout.name!r} has none (greedy and weights have)")
         self.rng = as_rng(seed)            # numpy: for the guessers
         self.rand = random.Random(int(self.rng.integers(2**63)))   # fast draws in the tree
         self.clock = clock
@@ -456,16 +477,20 @@ class _Search(SmallestAgent):
 
     def _legal(self, game: Game) -> list[Move]:
         legal = game.legal_moves()
-        if self.moves == "split" and len(legal) > self.width:
-            # the filter depends only on the hand and the move to beat: memoised per agent
-            key = (game.hands[game.to_act], game.last_move)
-            kept = self._split_memo.get(key)
-            if kept is None:
-                if len(self._split_memo) >= 100_000:
-                    self._split_memo.clear()
-                kept = self._split_memo[key] = split_filter(game, legal, self.width)
-            return kept
-        return legal
+        if self.moves == "all" or len(legal) <= self.width:
+            return legal
+        # the split filter depends only on the hand and the move to beat: memoised per agent
+        key = (game.hands[game.to_act], game.last_move)
+        kept = self._split_memo.get(key)
+        if kept is None:
+            if len(self._split_memo) >= 100_000:
+                self._split_memo.clear()
+            kept = self._split_memo[key] = split_filter(game, legal, self.width)
+        if self.moves == "split+policy" and len(kept) < len(legal):
+            prior = self.rollout.prior(game, legal)
+            if prior not in kept:
+                kept = kept[:-1] + [prior, kept[-1]] if kept[-1].is_pass else kept + [prior]
+        return kept
 
     def _rollout(self, game: Game) -> None:
         choose, rng, push = self.rollout.choose, self.rand, _pusher()
@@ -673,6 +698,6 @@ class CheatingMCTSAgent(_Search):
 
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "strong_ismcts", "STRONG_OPTIONS", "Node", "Rollout",
-           "HalfSoloRollout", "GreedyRollout", "WeightsRollout", "make_rollout", "make_guesser", "split_filter", "side_won",
+           "HalfSoloRollout", "GreedyRollout", "WeightsRollout", "make_rollout", "make_guesser", "split_filter", "MOVE_FILTERS", "side_won",
            "MCTSConfigError", "DEFAULT_ITERATIONS", "COMPILED_ITERATIONS", "BACKENDS", "resolve_backend",
            "search_eval", "CHECK_MOVES"]

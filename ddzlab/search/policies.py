@@ -1,5 +1,6 @@
 """Compiled rollout policies: greedy Q(S, a) and its choice, random, halfsolo, weights (the
-`weights` agent's play, `ddzlab.search.weights`); a whole rollout; the split move filter.
+`weights` agent's play, `ddzlab.search.weights`); a whole rollout; the split move filter and
+its variant that also keeps the rollout policy's own move (the prior).
 
 Each kernel is the compiled twin of a Python function named in its docstring, with the
 same tie-breaks (the first best in legal order); tests/test_compiled.py holds them equal.
@@ -187,5 +188,22 @@ def split_filter(st, oc, om, n, width, fc, fm):
     return k
 
 
+@njit(cache=True)
+def keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm):
+    """`ddzlab.agents.mcts`'s ``split+policy`` filter: the ``k`` moves `split_filter` kept
+    in ``fc``/``fm``, plus the move ``policy`` (greedy or weights) plays without exploration
+    when the filter dropped it, placed before the pass; returns the new count."""
+    i = choose_weights(t, pt, w, st, oc, om, n) if policy == 3 else greedy_index(st, oc, om, n)
+    for j in range(k):
+        if fc[j] == oc[i] and fm[j] == om[i]:
+            return k
+    at = k - 1 if meta_kind(om[n - 1]) == 0 else k      # following: the pass stays last
+    fc[k] = fc[at]
+    fm[k] = fm[at]
+    fc[at] = oc[i]
+    fm[at] = om[i]
+    return k + 1
+
+
 __all__ = ["POLICIES", "next_play_size", "q_cards", "greedy_index", "halfsolo_index", "choose", "rollout",
-           "split_filter"]
+           "split_filter", "keep_prior"]

@@ -17,13 +17,15 @@ import numpy as np
 from numba import njit
 
 from ..moves.compiled import MAX_MOVES, SCRATCH
-from .policies import rollout, split_filter
+from .policies import keep_prior, rollout, split_filter
 from .sample import sample_world
 from .state import S_TO_ACT, S_WINNER, legal, play, side_won
 
 # node fields (columns of ``Tree.ints``)
 N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N_USTART, N_UCOUNT = range(11)
 N_FIELDS = 11
+#: the tree's move filters (``ddzlab.agents.mcts``'s ``moves``) as the kernels number them
+FILTERS = {"all": 0, "split": 1, "split+policy": 2}
 
 
 #: a root node's fields (no parent, no seat, no move, no children, no untried moves yet)
@@ -144,11 +146,15 @@ def root_rows(t, root, ints, reward, rows, row_reward):
 
 
 @njit(cache=True)
-def _moves(t, st, split, width, oc, om, fc, fm, sc):
-    """The tree's moves at ``st`` into ``fc``/``fm``: all legal moves, or the split filter's."""
+def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w):
+    """The tree's moves at ``st`` into ``fc``/``fm`` by filter number (`FILTERS`): all legal
+    moves, the split filter's, or those and the rollout policy's own move."""
     n = legal(t, st, oc, om, sc)
-    if split and n > width:
-        return split_filter(st, oc, om, n, width, fc, fm)
+    if moves and n > width:
+        k = split_filter(st, oc, om, n, width, fc, fm)
+        if moves == 2 and k < n:
+            k = keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm)
+        return k
     for i in range(n):
         fc[i] = oc[i]
         fm[i] = om[i]
@@ -166,7 +172,7 @@ def _backprop(ints, reward, node, st):
 
 
 @njit(cache=True)
-def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, width, policy, epsilon, pt, w):
+def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
     are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`).
     Returns (iterations done, rollout moves played)."""
@@ -185,7 +191,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, wid
                 start = used[1]
                 n = 0
                 if st[S_WINNER] < 0:
-                    n = _moves(t, st, split, width, oc, om, fc, fm, sc)
+                    n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w)
                     for i in range(n):
                         pool_cards[start + i] = fc[i]
                         pool_meta[start + i] = fm[i]
@@ -224,7 +230,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, split, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, split, width, policy, epsilon, pt, w):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full. Returns (iterations
     done, rollout moves played)."""
@@ -241,7 +247,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                      cum, p, st)
         node = 0
         while st[S_WINNER] < 0:
-            n = _moves(t, st, split, width, oc, om, fc, fm, sc)
+            n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w)
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
             untried = 0
@@ -285,4 +291,4 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     return done, sims
 
 
-__all__ = ["Tree", "seed", "uct", "ismcts", "root_rows"]
+__all__ = ["Tree", "FILTERS", "seed", "uct", "ismcts", "root_rows"]
