@@ -30,8 +30,9 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   with the best greedy-split Q (`ddzlab.analysis.greedy.q_value`, the seed's pruning: it
   also penalises breaking a bomb), plus every move that empties the hand, plus pass;
   ``split+policy``: those and the move the rollout policy (greedy or weights) plays there
-  without exploration, the *prior* (the split filter drops the `weights` agent's own move
-  in about a third of the positions it filters, most of them leads);
+  without exploration, the *prior* (in weights self-play the split filter drops the
+  `weights` agent's own move at 30% of the positions it filters, nearly all of them leads;
+  notebook 05, F5b);
 * ``rollout``: ``random``; ``halfsolo`` (the seed's: with more than ``over`` = 10 legal
   moves, half the solos, chosen at random, are dropped first); ``greedy`` (the greedy
   agent's choice, `greedy_choice`, with probability ``1 - epsilon``, else random);
