@@ -115,6 +115,12 @@ def test_split_filter_ranks_the_play_that_empties_the_hand_first():
     assert k == 8 and hand.bits in fc[:k].tolist()
 
 
+def test_the_core_numbers_every_move_filter_of_the_agents():
+    from ddzlab.agents.mcts import MOVE_FILTERS
+    from ddzlab.search.tree import FILTERS
+    assert tuple(FILTERS) == MOVE_FILTERS and sorted(FILTERS.values()) == list(range(len(MOVE_FILTERS)))
+
+
 def test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_a_move():
     """Weights self-play on 40 deals: at every position with more than 8 moves, the core's
     ``split+policy`` filter with the weights prior == the Python search's ``_legal``. The
