@@ -350,7 +350,7 @@ def test_ismcts_scores_children_by_availability(monkeypatch):
     assert [ch.avail for ch in root.children.values()] == [6] * n_legal
 
 
-def test_the_strongest_search_agent_is_ismcts_with_weights_rollouts():
+def test_ismcts_weights_is_ismcts_with_weights_rollouts():
     """`ismcts_weights`: the ismcts agent with weights rollouts and 4,000 iterations a move;
     an option given overrides a default; it plays whole games."""
     from ddzlab.agents.mcts import ISMCTSAgent, WeightsRollout
@@ -361,3 +361,17 @@ def test_the_strongest_search_agent_is_ismcts_with_weights_rollouts():
     seats = [make_agent("ismcts_weights:iterations=12", seed=s) for s in range(3)]
     game = play_game(Game(generate_deals(1, seed=5)[0], landlord=0), seats)
     assert game.is_over and seats[0].last_backend == "numba"
+
+
+def test_the_strongest_search_agent_is_ismcts_weights_with_the_weights_prior():
+    """`ismcts_weights_prior` is the agent 05_strongest played as ``ismcts_weights:moves=split+policy``:
+    the same options, and with the same seed the same moves, in a whole game."""
+    from ddzlab.experiments.catalog import PRIOR_LABEL, PRIOR_SPEC
+    agent, spec = make_agent(PRIOR_LABEL, seed=1), make_agent(PRIOR_SPEC, seed=1)
+    assert (agent.moves, agent.rollout.name, agent.iterations) == ("split+policy", "weights", 4000)
+    assert (spec.moves, spec.rollout.name, spec.iterations) == ("split+policy", "weights", 4000)
+    played = []
+    for name in (f"{PRIOR_LABEL}:iterations=50", f"{PRIOR_SPEC},iterations=50"):
+        seats = [make_agent(name, seed=s) for s in range(3)]
+        played.append(play_game(Game(generate_deals(1, seed=8)[0], landlord=0), seats).history)
+    assert played[0] == played[1] and len(played[0]) > 6

@@ -176,9 +176,10 @@ add(Experiment(
     description="Notebook 05: determinized UCT with a total budget of 400, 1,600 or 6,400 iterations "
                 "shared by 1 to 64 worlds (mini, against greedy)."))
 
-#: notebook 05's strongest search agent (issue 23, `ddzlab.agents.mcts`), its targets (WP it
-#: must reach against each opponent, both roles, on the held-out deals) and the CPU seconds a
-#: move it may spend; it is paired with the default `ismcts` on the same deals and seeds
+#: notebook 05's strongest search agent as first registered (issue 23, `ddzlab.agents.mcts`), its
+#: targets (WP it must reach against each opponent, both roles, on the held-out deals) and the
+#: CPU seconds a move it may spend; it is paired with the default `ismcts` on the same deals and
+#: seeds. The label of its stored rows: the agent F5b's rule made the strongest is `PRIOR_LABEL`
 STRONGEST = "ismcts_weights"
 STRONG_TARGETS = {"rulev1": 0.90, "weights": 0.60}
 STRONG_SECONDS = 1.0
@@ -187,7 +188,8 @@ STRONG_SECONDS = 1.0
 #: weights prior). Chosen from a count, not from games: in weights self-play (150 deals, notebook
 #: 05's F5b) the split filter drops the weights move at 30% of the positions it filters (37% of
 #: the leads). Declared before it played: it replaces `STRONGEST` if its paired gain over it is
-#: significant (Holm) against one opponent and not significantly negative against the other.
+#: significant (Holm) against one opponent and not significantly negative against the other. It
+#: did (against weights), and is registered under its label (`ddzlab.agents.mcts.prior_ismcts`).
 PRIOR_LABEL, PRIOR_SPEC = f"{STRONGEST}_prior", f"{STRONGEST}:moves=split+policy"
 add(Experiment(
     "05_strongest", configs={STRONGEST: STRONGEST, "ismcts": "ismcts", PRIOR_LABEL: PRIOR_SPEC},
