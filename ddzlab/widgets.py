@@ -502,7 +502,8 @@ class HandInspector:
             label = name
             try:
                 agent = make_agent(name, seed=0)
-                label = agent_name(agent)
+                own = agent_name(agent)         # several registered names build an `ismcts`
+                label = name if own == name else f"{name} ({own})"
                 if hasattr(agent, "see_all_hands"):
                     raise DdzError("sees all hands: needs a whole game, not one seat's view")
                 move = agent.play(obs)

@@ -157,6 +157,16 @@ def test_bidding_model_and_agents():
     assert "uses cards this hand holds" in insp.agents_html.value
 
 
+def test_agent_rows_are_labelled_by_the_name_asked_for():
+    """Three registered names build an `ISMCTSAgent` (whose own name is ``ismcts``): each row
+    says which was asked for, and the agent's own name when it differs."""
+    insp = HandInspector("345678", agents=["ismcts:iterations=20", "ismcts_weights:iterations=20",
+                                           "ismcts_weights_prior:iterations=20", "greedy"], background=False)
+    labels = re.findall(r"<tr><td>([^<]*)</td>", insp.agents_html.value)
+    assert labels == ["ismcts:iterations=20 (ismcts)", "ismcts_weights:iterations=20 (ismcts)",
+                      "ismcts_weights_prior:iterations=20 (ismcts)", "greedy"]
+
+
 @pytest.fixture(scope="module")
 def duel_record(tmp_path_factory):
     path = tmp_path_factory.mktemp("rec") / "duel.jsonl"
