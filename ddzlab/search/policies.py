@@ -130,6 +130,15 @@ def halfsolo_index(om, n, over):
 
 
 @njit(cache=True)
+def policy_index(t, st, oc, om, n, policy, pt, w):
+    """The move the greedy (2) or weights (3) policy plays, without exploration
+    (`ddzlab.agents.mcts.Rollout.prior`)."""
+    if policy == 3:
+        return choose_weights(t, pt, w, st, oc, om, n)
+    return greedy_index(st, oc, om, n)
+
+
+@njit(cache=True)
 def choose(t, st, oc, om, n, policy, epsilon, pt, w):
     """One rollout step's choice by policy number (`POLICIES`; ``pt``, ``w``: the weights
     policy's power tables and parameters, `ddzlab.agents.weights_compiled.WeightsCore`)."""
@@ -139,9 +148,7 @@ def choose(t, st, oc, om, n, policy, epsilon, pt, w):
         return halfsolo_index(om, n, 10)
     if np.random.random() < epsilon:
         return int(np.random.random() * n)
-    if policy == 3:
-        return choose_weights(t, pt, w, st, oc, om, n)
-    return greedy_index(st, oc, om, n)
+    return policy_index(t, st, oc, om, n, policy, pt, w)
 
 
 @njit(cache=True)
@@ -193,7 +200,7 @@ def keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm):
     """`ddzlab.agents.mcts`'s ``split+policy`` filter: the ``k`` moves `split_filter` kept
     in ``fc``/``fm``, plus the move ``policy`` (greedy or weights) plays without exploration
     when the filter dropped it, placed before the pass; returns the new count."""
-    i = choose_weights(t, pt, w, st, oc, om, n) if policy == 3 else greedy_index(st, oc, om, n)
+    i = policy_index(t, st, oc, om, n, policy, pt, w)
     for j in range(k):
         if fc[j] == oc[i] and fm[j] == om[i]:
             return k
@@ -205,5 +212,5 @@ def keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm):
     return k + 1
 
 
-__all__ = ["POLICIES", "next_play_size", "q_cards", "greedy_index", "halfsolo_index", "choose", "rollout",
+__all__ = ["POLICIES", "next_play_size", "q_cards", "greedy_index", "halfsolo_index", "policy_index", "choose", "rollout",
            "split_filter", "keep_prior"]
