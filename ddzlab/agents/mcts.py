@@ -111,6 +111,8 @@ COMPILED_ITERATIONS = 8000
 
 #: the tree's move filters (the module docstring)
 MOVE_FILTERS = ("all", "split", "split+policy")
+#: how the tree picks the opponents' moves (the module docstring)
+OTHERS = ("search", "policy")
 
 
 class MCTSConfigError(DdzError):
@@ -325,6 +327,14 @@ def side_won(game: Game, seat: int) -> bool:
     return (w == game.landlord) == (seat == game.landlord)
 
 
+def _opponent(game: Game, seat: int) -> bool:
+    """Whether the seat to act in ``game`` plays against ``seat`` (the other side)."""
+    lord = game.landlord
+    if lord is None:
+        return game.to_act != seat
+    return (game.to_act == lord) != (seat == lord)
+
+
 def _whole(x: object) -> bool:
     """An integer that is not a bool (a budget or a count given as 1.5 or True is refused)."""
     return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
@@ -410,7 +420,7 @@ class _Search(SmallestAgent):
                  guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
-                 backend: Optional[str] = None) -> None:
+                 backend: Optional[str] = None, others: str = "search") -> None:
         self.default_iterations = isinstance(iterations, str) and iterations == "default"
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS
@@ -424,6 +434,8 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"c={c!r}: the exploration constant is a number >= 0")
         if moves not in MOVE_FILTERS:
             raise MCTSConfigError(f"unknown move filter {moves!r}: {', '.join(MOVE_FILTERS)}")
+        if others not in OTHERS:
+            raise MCTSConfigError(f"unknown others={others!r}: {', '.join(OTHERS)}")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
@@ -431,7 +443,7 @@ class _Search(SmallestAgent):
         see = getattr(self.guesser, "see", None)
         if see is not None:               # an oracle guesser is shown the true game
             self.see_all_hands = see
-        self.moves, self.width = moves, width
+        self.moves, self.width, self.others = moves, width, others
         self.rollout = make_rollout(rollout)
         if moves == "split+policy" and type(self.rollout).prior is Rollout.prior:
             raise MCTSConfigError(f"moves=split+policy keeps the rollout policy's own move: the rollout "
@@ -501,6 +513,18 @@ class _Search(SmallestAgent):
             n += 1
         self.last_simulations += n
 
+    def _modelled_step(self, game: Game, node: Node) -> tuple[Node, bool]:
+        """An opponent's move drawn from the rollout policy (``others=policy``), played on
+        ``game``: (the node reached, whether it is new; a new node ends the descent)."""
+        move = self.rollout.choose(game, game.legal_moves(), self.rand)
+        seat = game.to_act
+        _pusher()(game, move)
+        child = node.children.get(move)
+        if child is not None:
+            return child, False
+        child = node.children[move] = Node(move, node, seat)
+        return child, True
+
     @staticmethod
     def _backprop(node: Optional[Node], game: Game) -> None:
         while node is not None:
@@ -552,10 +576,16 @@ class _Search(SmallestAgent):
         root = Node(None, None, -1)
         c = self.c
         rng, push = self.rand, _pusher()
+        me = world.to_act
         while more(done):
             game = world.copy()
             node = root
             while True:                    # selection
+                if self.others == "policy" and game.phase is Phase.PLAY and _opponent(game, me):
+                    node, new = self._modelled_step(game, node)
+                    if new:
+                        break
+                    continue
                 if node.untried is None:
                     node.untried = list(self._legal(game)) if game.phase is Phase.PLAY else []
                 if node.untried or not node.children:
@@ -619,11 +649,17 @@ class ISMCTSAgent(_Search):
         root = Node(None, None, -1)
         more = self._budget()
         c, rng, push = self.c, self.rand, _pusher()
+        modelled = self.others == "policy"
         done = 0
         while more(done):
             game = determinize(obs, self.rng, self.guesser)
             node = root
             while game.phase is Phase.PLAY:
+                if modelled and _opponent(game, obs.seat):
+                    node, new = self._modelled_step(game, node)
+                    if new:
+                        break
+                    continue
                 legal = self._legal(game)
                 children = node.children
                 untried = [m for m in legal if m not in children]

@@ -22,7 +22,7 @@ from ..moves import Move
 from ..moves.compiled import core_table, supports
 from ..search import POLICIES, Tree, View, from_game, view_of
 from ..search.sample import sample_world
-from ..search.tree import FILTERS, ismcts, seed, uct
+from ..search.tree import FILTERS, OTHERS, ismcts, seed, uct
 from ..search.weights import stand_in
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: 
         if todo <= 0:
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
-                      agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp)
+                      agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp, OTHERS[agent.others])
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -222,7 +222,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, moves, width, policy,
-                             epsilon, pt, wp)
+                             epsilon, pt, wp, OTHERS[agent.others])
             done += d
             agent.last_simulations += sims
             if d < todo:

@@ -217,3 +217,46 @@ __all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "
            "GUESSERS", "FAST_GUESSERS", "POOL_GUESSERS", "POOL_GUESSERS_3200", "ORACLE_Q", "ORACLE_BUDGET", "GUESS_SEED",
            "guess_experiments", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
            "STRONGEST", "STRONG_TARGETS", "PRIOR_LABEL", "PRIOR_SPEC", "STRONG_SECONDS", "STRONG_BUDGET", "ismcts"]
+
+# -- notebook 09: why the all-seeing player got worse with more search (issue 36) -------------
+#: the deals of the cause study: generated apart from the held-out set and from notebook 05's
+#: (development deals: candidates for the strongest agent are chosen here, never on `ARENA_DEALS`)
+CAUSE_SEED = 36
+CAUSE_DEALS = 1000
+#: how the tree picks the opponents' moves (`ddzlab.agents.mcts`'s ``others``): the old tree
+#: searched them like its own moves (``search``), the new one draws them from the rollout policy
+OTHERS_MODES = ("search", "policy")
+
+
+def cheater(iterations: int, others: str = "search", extra: str = "") -> tuple[str, str]:
+    """(label, spec) of the all-seeing player at a budget, with the opponents ``others``."""
+    return (f"cheat-{others}{extra.replace('=', '').replace(',', '-')}-{iterations}",
+            f"mcts_cheat:iterations={iterations},others={others}{extra}")
+
+
+add(Experiment(
+    "09_cheater_model", configs=dict(cheater(b, o) for o in OTHERS_MODES for b in CHEAT_BUDGETS),
+    opponents=["greedy", "rulev1"], deals=CAUSE_DEALS, rules="standard", seed=CAUSE_SEED,
+    description="Notebook 09, hypothesis H1: the all-seeing player (UCT on the true deal) from 100 to 6,400 "
+                "iterations, its tree searching the opponents' moves (as before) or drawing them from the "
+                "rollout policy, against greedy and rulev1 on development deals, paired."))
+
+#: the budgets of the fair search's curve (a subset of `CHEAT_BUDGETS`: each point costs more)
+ISMCTS_BUDGETS = (100, 400, 1600, 6400)
+add(Experiment(
+    "09_ismcts_model", configs={f"ismcts-{o}-{b}": f"ismcts:iterations={b},others={o}"
+                                for o in OTHERS_MODES for b in ISMCTS_BUDGETS},
+    opponents=["greedy", "rulev1"], deals=CAUSE_DEALS, rules="standard", seed=CAUSE_SEED,
+    description="Notebook 09: the registered ismcts (uniform guesses, greedy rollouts) from 100 to 6,400 "
+                "iterations, its tree searching the opponents' moves or drawing them from the rollout "
+                "policy, against greedy and rulev1 on the development deals of 09_cheater_model, paired."))
+
+#: candidates for the strongest search agent, chosen on the development deals (never on `ARENA_DEALS`)
+STRONG_CANDIDATES = {PRIOR_LABEL: f"{PRIOR_LABEL}:others=search", f"{PRIOR_LABEL}-policy": f"{PRIOR_LABEL}:others=policy"}
+add(Experiment(
+    "09_strong_dev", configs=STRONG_CANDIDATES, opponents=list(STRONG_TARGETS), deals=CAUSE_DEALS,
+    rules="standard", seed=CAUSE_SEED,
+    description="Notebook 09: candidates for the strongest search agent against rulev1 and weights on the "
+                "development deals (the strongest agent of notebook 05, and the same with its opponents "
+                "drawn from its weights rollout policy), paired; the chosen one is then evaluated once on "
+                "the held-out deals."))

@@ -17,15 +17,20 @@ import numpy as np
 from numba import njit
 
 from ..moves.compiled import MAX_MOVES, SCRATCH
-from .policies import keep_prior, rollout, split_filter
+from .policies import choose, keep_prior, rollout, split_filter
 from .sample import sample_world
-from .state import S_TO_ACT, S_WINNER, legal, play, side_won
+from .state import S_LORD, S_TO_ACT, S_WINNER, legal, play, side_won
 
 # node fields (columns of ``Tree.ints``)
 N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N_USTART, N_UCOUNT = range(11)
 N_FIELDS = 11
 #: the tree's move filters (``ddzlab.agents.mcts``'s ``moves``) as the kernels number them
 FILTERS = {"all": 0, "split": 1, "split+policy": 2}
+#: how the tree picks the moves of the searcher's opponents (``ddzlab.agents.mcts``'s
+#: ``others``) as the kernels number them: by UCB like its own (``search``: the opponents
+#: are modelled as players who see every card of the world and search the same tree) or by
+#: the rollout policy (``policy``: the opponents are modelled as that policy)
+OTHERS = {"search": 0, "policy": 1}
 
 
 #: a root node's fields (no parent, no seat, no move, no children, no untried moves yet)
@@ -162,6 +167,42 @@ def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w):
 
 
 @njit(cache=True)
+def _opponent(st, me):
+    """Whether the seat to act in ``st`` plays against seat ``me`` (the other side)."""
+    lord = st[S_LORD]
+    s = st[S_TO_ACT]
+    if lord < 0:
+        return s != me
+    return (s == lord) != (me == lord)
+
+
+@njit(cache=True)
+def _child(ints, node, cards, meta):
+    """The child of ``node`` reached by (cards, meta), or -1."""
+    ch = ints[node, N_FIRST]
+    while ch >= 0:
+        if ints[ch, N_CARDS] == cards and ints[ch, N_META] == meta:
+            return ch
+        ch = ints[ch, N_NEXT]
+    return -1
+
+
+@njit(cache=True)
+def _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w):
+    """An opponent's move drawn from the rollout policy (``others=policy``), played on
+    ``st``: returns (node reached, whether it is new). The node of a move not drawn before
+    is added, which ends the iteration's descent like an expansion."""
+    n = legal(t, st, oc, om, sc)
+    i = choose(t, st, oc, om, n, policy, epsilon, pt, w)
+    seat = st[S_TO_ACT]
+    ch = _child(ints, node, oc[i], om[i])
+    play(st, oc[i], om[i])
+    if ch >= 0:
+        return ch, False
+    return _new_node(ints, reward, used, node, seat, oc[i], om[i]), True
+
+
+@njit(cache=True)
 def _backprop(ints, reward, node, st):
     while node >= 0:
         ints[node, N_VISITS] += 1
@@ -172,21 +213,28 @@ def _backprop(ints, reward, node, st):
 
 
 @njit(cache=True)
-def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w):
+def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w,
+        others):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
-    are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`).
-    Returns (iterations done, rollout moves played)."""
+    are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`;
+    ``others``: `OTHERS`). Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
     fm = np.empty(MAX_MOVES, dtype=np.int64)
     sc = np.empty(SCRATCH, dtype=np.int64)
     st = np.empty_like(world)
+    me = world[S_TO_ACT]
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0] and used[1] + MAX_MOVES <= pool_cards.shape[0]:
         st[:] = world
         node = 0
         while True:                                     # selection
+            if others and st[S_WINNER] < 0 and _opponent(st, me):
+                node, new = _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w)
+                if new:
+                    break
+                continue
             if ints[node, N_USTART] < 0:
                 start = used[1]
                 n = 0
@@ -230,10 +278,10 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, others):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
-    `sample_world`; stops early when the node arrays are nearly full. Returns (iterations
-    done, rollout moves played)."""
+    `sample_world`; stops early when the node arrays are nearly full (``others``: `OTHERS`).
+    Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -241,12 +289,18 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     kid = np.empty(MAX_MOVES, dtype=np.int64)
     sc = np.empty(SCRATCH, dtype=np.int64)
     st = np.empty_like(template)
+    me = template[S_TO_ACT]
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
                      cum, p, st)
         node = 0
         while st[S_WINNER] < 0:
+            if others and _opponent(st, me):
+                node, new = _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w)
+                if new:
+                    break
+                continue
             n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w)
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
@@ -291,4 +345,4 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     return done, sims
 
 
-__all__ = ["Tree", "FILTERS", "seed", "uct", "ismcts", "root_rows"]
+__all__ = ["Tree", "FILTERS", "OTHERS", "seed", "uct", "ismcts", "root_rows"]
