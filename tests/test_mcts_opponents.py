@@ -161,3 +161,43 @@ def test_opponent_nodes_hold_only_the_policy_move(backend: str) -> None:
 def test_unknown_others_is_refused() -> None:
     with pytest.raises(MCTSConfigError, match="others='minimax'"):
         make_agent("ismcts", others="minimax")
+
+
+def _finished_game(farmers_win: bool) -> Game:
+    """A finished mini game (random play) that the farmers won, or the landlord."""
+    from ddzlab.deals import generate_deals
+    from ddzlab.rules import MINI
+    for seed in range(100):
+        game = Game(generate_deals(1, seed=seed, rules=MINI)[0], rules=MINI, landlord=0)
+        rng = random.Random(seed)
+        while game.phase is Phase.PLAY:
+            legal = game.legal_moves()
+            game.play(legal[int(rng.random() * len(legal))])
+        if (not game.landlord_won) == farmers_win:
+            return game
+    raise AssertionError("no such game in 100 seeds")
+
+
+@pytest.mark.parametrize("farmers_win", [True, False])
+def test_backup_credits_the_side_of_each_move(farmers_win: bool) -> None:
+    """H3: a result is added to every node whose move was made by a seat of the winning side,
+    both farmers alike (a team), on both backends; the root has no mover and gets no reward."""
+    from ddzlab.agents.mcts import Node, _Search
+    from ddzlab.search.state import from_game
+    from ddzlab.search.tree import N_PARENT, N_SEAT, N_VISITS, _backprop
+    game = _finished_game(farmers_win)
+    root = Node(None, None, -1)
+    chain = [root]
+    for seat in (1, 2, 0, 1):
+        chain.append(Node(None, chain[-1], seat))
+    _Search._backprop(chain[-1], game)
+    expect = [0.0] + [float((seat != 0) == farmers_win) for seat in (1, 2, 0, 1)]
+    assert [n.reward for n in chain] == expect and all(n.visits == 1 for n in chain)
+
+    ints = np.zeros((5, 11), dtype=np.int64)
+    reward = np.zeros(5)
+    ints[0, N_PARENT], ints[0, N_SEAT] = -1, -1
+    for i, seat in enumerate((1, 2, 0, 1), start=1):
+        ints[i, N_PARENT], ints[i, N_SEAT] = i - 1, seat
+    _backprop(ints, reward, 4, from_game(game))
+    assert reward.tolist() == expect and ints[:, N_VISITS].tolist() == [1] * 5

@@ -260,3 +260,15 @@ add(Experiment(
                 "development deals (the strongest agent of notebook 05, and the same with its opponents "
                 "drawn from its weights rollout policy), paired; the chosen one is then evaluated once on "
                 "the held-out deals."))
+
+#: the other candidate causes, each at the two ends of the decline (400 and 6,400 iterations), with
+#: the old tree: H2 the move filter (``moves=all``: no filter), H4 the exploration constant against
+#: the 0/1 reward (half and twice the default 0.7); same deals and seeds as 09_cheater_model
+HYPOTHESIS_OPTIONS = {"all": ",moves=all", "c0.35": ",c=0.35", "c1.4": ",c=1.4"}
+add(Experiment(
+    "09_cheater_hypotheses", configs={f"cheat-search-{k}-{b}": f"mcts_cheat:iterations={b},others=search{v}"
+                                      for k, v in HYPOTHESIS_OPTIONS.items() for b in (400, 6400)},
+    opponents=["greedy"], deals=CAUSE_DEALS, rules="standard", seed=CAUSE_SEED,
+    description="Notebook 09, hypotheses H2 and H4: the old all-seeing tree without the move filter, and with "
+                "half and twice the exploration constant, at 400 and 6,400 iterations against greedy, paired "
+                "with 09_cheater_model's rows (same deals and seeds)."))
