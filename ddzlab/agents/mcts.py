@@ -39,6 +39,12 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   ``weights`` (the `weights` agent's play, `ddzlab.agents.weights.WeightsAgent`, each seat
   on its own observation of the world, with probability ``1 - epsilon``, else random;
   compiled: `ddzlab.agents.weights_compiled`);
+* ``others`` (how the tree picks the opponents' moves): ``search`` (the default: by the same
+  UCB rule as the searcher's own, so a deep tree plays against opponents who see the world's
+  every card and play perfectly) or ``policy`` (drawn from the rollout policy, with its
+  epsilon: the tree is a best response to opponents who play like it; the partner is still
+  searched). The old default made the all-seeing player worse with more iterations
+  (docs/search.md, notebook 09);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
