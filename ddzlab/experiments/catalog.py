@@ -243,13 +243,18 @@ add(Experiment(
 
 #: the budgets of the fair search's curve (a subset of `CHEAT_BUDGETS`: each point costs more)
 ISMCTS_BUDGETS = (100, 400, 1600, 6400)
+#: the budget at which determinized UCT (`mcts`: 4 worlds, the budget shared) meets ISMCTS
+DUCT_BUDGET = 1600
 add(Experiment(
-    "09_ismcts_model", configs={f"ismcts-{o}-{b}": f"ismcts:iterations={b},others={o}"
-                                for o in OTHERS_MODES for b in ISMCTS_BUDGETS},
+    "09_ismcts_model", configs={**{f"ismcts-{o}-{b}": f"ismcts:iterations={b},others={o}"
+                                   for o in OTHERS_MODES for b in ISMCTS_BUDGETS},
+                                **{f"mcts-{o}-{DUCT_BUDGET}": f"mcts:iterations={DUCT_BUDGET},others={o}"
+                                   for o in OTHERS_MODES}},
     opponents=["greedy", "rulev1"], deals=CAUSE_DEALS, rules="standard", seed=CAUSE_SEED,
     description="Notebook 09: the registered ismcts (uniform guesses, greedy rollouts) from 100 to 6,400 "
                 "iterations, its tree searching the opponents' moves or drawing them from the rollout "
-                "policy, against greedy and rulev1 on the development deals of 09_cheater_model, paired."))
+                "policy, and determinized UCT (mcts, 4 worlds) at 1,600 iterations with either tree, against "
+                "greedy and rulev1 on the development deals of 09_cheater_model, paired."))
 
 #: candidates for the strongest search agent, chosen on the development deals (never on `ARENA_DEALS`)
 STRONG_CANDIDATES = {PRIOR_LABEL: f"{PRIOR_LABEL}:others=search", f"{PRIOR_LABEL}-policy": f"{PRIOR_LABEL}:others=policy"}
