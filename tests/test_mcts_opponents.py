@@ -201,3 +201,46 @@ def test_backup_credits_the_side_of_each_move(farmers_win: bool) -> None:
         ints[i, N_PARENT], ints[i, N_SEAT] = i - 1, seat
     _backprop(ints, reward, 4, from_game(game))
     assert reward.tolist() == expect and ints[:, N_VISITS].tolist() == [1] * 5
+
+
+@pytest.mark.parametrize("backend", ["numba", "python"])
+@pytest.mark.parametrize("kind", ["mcts_cheat", "ismcts"])
+def test_mixed_opponents_keep_one_child_per_move(backend: str, kind: str) -> None:
+    """``others=p`` (0 < p < 1) draws an opponent's move from the policy with probability p and
+    searches it otherwise: the two ways may reach the same move, which must stay one child
+    (its statistics in one place), and every iteration adds at most one node."""
+    from ddzlab.search.tree import N_CARDS, N_FIRST, N_META, N_NEXT
+    game = pinned()
+    agent = make_agent(kind, iterations=600, others=0.5, moves="all", seed=5, backend=backend)
+    if kind == "mcts_cheat":
+        agent.see_all_hands(game)
+    if backend == "python" and kind == "mcts_cheat":
+        root, done = agent._uct(game.copy(), agent._budget(), 0)
+        stack, nodes = [root], 0
+        while stack:
+            node = stack.pop()
+            nodes += 1
+            assert all(ch.parent is node and ch.move == m for m, ch in node.children.items())
+            assert node.visits >= sum(ch.visits for ch in node.children.values())
+            stack.extend(node.children.values())
+        assert done == 600 and nodes <= 601 and root.visits == 600
+        return
+    move = agent.play(game.observation(0))
+    assert move in game.legal_moves() and agent.last_iterations == 600
+    if backend == "numba":
+        ints, used = agent.core_tree.ints, int(agent.core_tree.used[0])
+        assert used <= 601 + 1
+        for node in range(used):
+            seen = set()
+            ch = ints[node, N_FIRST]
+            while ch >= 0:
+                key = (int(ints[ch, N_CARDS]), int(ints[ch, N_META]))
+                assert key not in seen
+                seen.add(key)
+                ch = ints[ch, N_NEXT]
+
+
+@pytest.mark.parametrize("others", [0, 1, 1.5, -0.2, "mixed", True])
+def test_others_out_of_range_is_refused(others) -> None:
+    with pytest.raises(MCTSConfigError, match="others="):
+        make_agent("mcts_cheat", others=others)

@@ -43,8 +43,10 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   UCB rule as the searcher's own, so a deep tree plays against opponents who see the world's
   every card and play perfectly) or ``policy`` (drawn from the rollout policy, with its
   epsilon: the tree is a best response to opponents who play like it; the partner is still
-  searched). The old default made the all-seeing player worse with more iterations
-  (docs/search.md, notebook 09);
+  searched), or a number p strictly between 0 and 1 (each time the tree passes an opponent's
+  node, its move is drawn from the policy with probability p, else chosen by UCB: opponents
+  who mostly play like the policy but may find the best reply). The old default made the
+  all-seeing player worse with more iterations (docs/search.md, notebook 09);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
@@ -117,8 +119,9 @@ COMPILED_ITERATIONS = 8000
 
 #: the tree's move filters (the module docstring)
 MOVE_FILTERS = ("all", "split", "split+policy")
-#: how the tree picks the opponents' moves (the module docstring)
-OTHERS = ("search", "policy")
+#: how the tree picks the opponents' moves (the module docstring): the probability that an
+#: opponent's move is drawn from the rollout policy; a number strictly between 0 and 1 mixes
+OTHERS = {"search": 0.0, "policy": 1.0}
 
 
 class MCTSConfigError(DdzError):
@@ -426,7 +429,7 @@ class _Search(SmallestAgent):
                  guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
-                 backend: Optional[str] = None, others: str = "search") -> None:
+                 backend: Optional[str] = None, others: Union[str, float] = "search") -> None:
         self.default_iterations = isinstance(iterations, str) and iterations == "default"
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS
@@ -440,8 +443,9 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"c={c!r}: the exploration constant is a number >= 0")
         if moves not in MOVE_FILTERS:
             raise MCTSConfigError(f"unknown move filter {moves!r}: {', '.join(MOVE_FILTERS)}")
-        if others not in OTHERS:
-            raise MCTSConfigError(f"unknown others={others!r}: {', '.join(OTHERS)}")
+        if not (isinstance(others, str) and others in OTHERS or _number(others) and 0 < others < 1):
+            raise MCTSConfigError(f"unknown others={others!r}: {', '.join(OTHERS)} or the probability "
+                                  "(strictly between 0 and 1) of drawing an opponent's move from the policy")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
@@ -450,6 +454,8 @@ class _Search(SmallestAgent):
         if see is not None:               # an oracle guesser is shown the true game
             self.see_all_hands = see
         self.moves, self.width, self.others = moves, width, others
+        #: the probability that an opponent's move in the tree comes from the rollout policy
+        self.follow = OTHERS[others] if isinstance(others, str) else float(others)
         self.rollout = make_rollout(rollout)
         if moves == "split+policy" and type(self.rollout).prior is Rollout.prior:
             raise MCTSConfigError(f"moves=split+policy keeps the rollout policy's own move: the rollout "
@@ -582,12 +588,13 @@ class _Search(SmallestAgent):
         root = Node(None, None, -1)
         c = self.c
         rng, push = self.rand, _pusher()
-        me = world.to_act
+        me, follow = world.to_act, self.follow
         while more(done):
             game = world.copy()
             node = root
             while True:                    # selection
-                if self.others == "policy" and game.phase is Phase.PLAY and _opponent(game, me):
+                if follow and game.phase is Phase.PLAY and _opponent(game, me) and (
+                        follow >= 1.0 or rng.random() < follow):
                     node, new = self._modelled_step(game, node)
                     if new:
                         break
@@ -604,7 +611,9 @@ class _Search(SmallestAgent):
                 move = node.untried.pop(int(rng.random() * len(node.untried)))
                 seat = game.to_act
                 push(game, move)
-                child = node.children[move] = Node(move, node, seat)
+                child = node.children.get(move)            # a mixed tree may have drawn it already
+                if child is None:
+                    child = node.children[move] = Node(move, node, seat)
                 node = child
             self._rollout(game)
             self._backprop(node, game)
@@ -655,13 +664,13 @@ class ISMCTSAgent(_Search):
         root = Node(None, None, -1)
         more = self._budget()
         c, rng, push = self.c, self.rand, _pusher()
-        modelled = self.others == "policy"
+        follow = self.follow
         done = 0
         while more(done):
             game = determinize(obs, self.rng, self.guesser)
             node = root
             while game.phase is Phase.PLAY:
-                if modelled and _opponent(game, obs.seat):
+                if follow and _opponent(game, obs.seat) and (follow >= 1.0 or rng.random() < follow):
                     node, new = self._modelled_step(game, node)
                     if new:
                         break

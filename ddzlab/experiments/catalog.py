@@ -257,14 +257,16 @@ add(Experiment(
                 "greedy and rulev1 on the development deals of 09_cheater_model, paired."))
 
 #: candidates for the strongest search agent, chosen on the development deals (never on `ARENA_DEALS`)
-STRONG_CANDIDATES = {PRIOR_LABEL: f"{PRIOR_LABEL}:others=search", f"{PRIOR_LABEL}-policy": f"{PRIOR_LABEL}:others=policy"}
+#: (its opponents searched, drawn from its weights rollout policy, or drawn from it half the time)
+STRONG_CANDIDATES = {PRIOR_LABEL: f"{PRIOR_LABEL}:others=search", f"{PRIOR_LABEL}-policy": f"{PRIOR_LABEL}:others=policy",
+                     f"{PRIOR_LABEL}-mixed": f"{PRIOR_LABEL}:others=0.5"}
 add(Experiment(
     "09_strong_dev", configs=STRONG_CANDIDATES, opponents=list(STRONG_TARGETS), deals=CAUSE_DEALS,
     rules="standard", seed=CAUSE_SEED,
     description="Notebook 09: candidates for the strongest search agent against rulev1 and weights on the "
                 "development deals (the strongest agent of notebook 05, and the same with its opponents "
-                "drawn from its weights rollout policy), paired; the chosen one is then evaluated once on "
-                "the held-out deals."))
+                "drawn from its weights rollout policy always or half the time), paired; the chosen one is "
+                "then evaluated once on the held-out deals."))
 
 #: the other candidate causes, each at the two ends of the decline (400 and 6,400 iterations), with
 #: the old tree: H2 the move filter (``moves=all``: no filter), H4 the exploration constant against

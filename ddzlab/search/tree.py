@@ -27,10 +27,11 @@ N_FIELDS = 11
 #: the tree's move filters (``ddzlab.agents.mcts``'s ``moves``) as the kernels number them
 FILTERS = {"all": 0, "split": 1, "split+policy": 2}
 #: how the tree picks the moves of the searcher's opponents (``ddzlab.agents.mcts``'s
-#: ``others``) as the kernels number them: by UCB like its own (``search``: the opponents
-#: are modelled as players who see every card of the world and search the same tree) or by
-#: the rollout policy (``policy``: the opponents are modelled as that policy)
-OTHERS = {"search": 0, "policy": 1}
+#: ``others``) as the kernels take it: the probability ``follow`` that an opponent's move is
+#: drawn from the rollout policy rather than chosen by UCB like the searcher's own. ``search``
+#: (0): the opponents are modelled as players who see every card of the world and search the
+#: same tree; ``policy`` (1): as the rollout policy; a number in between mixes the two
+OTHERS = {"search": 0.0, "policy": 1.0}
 
 
 #: a root node's fields (no parent, no seat, no move, no children, no untried moves yet)
@@ -189,7 +190,7 @@ def _child(ints, node, cards, meta):
 
 @njit(cache=True)
 def _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w):
-    """An opponent's move drawn from the rollout policy (``others=policy``), played on
+    """An opponent's move drawn from the rollout policy (`OTHERS`), played on
     ``st``: returns (node reached, whether it is new). The node of a move not drawn before
     is added, which ends the iteration's descent like an expansion."""
     n = legal(t, st, oc, om, sc)
@@ -214,10 +215,10 @@ def _backprop(ints, reward, node, st):
 
 @njit(cache=True)
 def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w,
-        others):
+        follow):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
     are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`;
-    ``others``: `OTHERS`). Returns (iterations done, rollout moves played)."""
+    ``follow``: `OTHERS`). Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -230,7 +231,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
         st[:] = world
         node = 0
         while True:                                     # selection
-            if others and st[S_WINNER] < 0 and _opponent(st, me):
+            if follow > 0.0 and st[S_WINNER] < 0 and _opponent(st, me) and (
+                    follow >= 1.0 or np.random.random() < follow):
                 node, new = _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w)
                 if new:
                     break
@@ -269,7 +271,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
             ints[node, N_UCOUNT] = k - 1
             seat = st[S_TO_ACT]
             play(st, cards, meta)
-            node = _new_node(ints, reward, used, node, seat, cards, meta)
+            known = _child(ints, node, cards, meta) if 0.0 < follow < 1.0 else -1
+            node = known if known >= 0 else _new_node(ints, reward, used, node, seat, cards, meta)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
@@ -278,9 +281,9 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, others):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
-    `sample_world`; stops early when the node arrays are nearly full (``others``: `OTHERS`).
+    `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`).
     Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
@@ -296,7 +299,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                      cum, p, st)
         node = 0
         while st[S_WINNER] < 0:
-            if others and _opponent(st, me):
+            if follow > 0.0 and _opponent(st, me) and (follow >= 1.0 or np.random.random() < follow):
                 node, new = _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w)
                 if new:
                     break
