@@ -12,7 +12,11 @@ configurations play a round robin (each unordered pair once, the earlier-listed 
 
 `run_experiment` plays what is missing and appends the games to
 ``data/experiments/<name>/games.csv.gz`` (`ddzlab.experiments.store`) as they finish: stop it
-at any point and run it again, it plays only the games not stored. Beside the rows:
+at any point and run it again, it plays only the games not stored. A committed store is
+*published* (``experiment.json`` records its size): a run that would add games to it goes to a
+user run in ``data/experiments-user/`` unless it is asked to publish. Every reader
+(`load_games`, `status`, `run_experiment`) refuses a damaged store and rows that disagree with
+the experiment; `repair_experiment` keeps the intact rows. Beside the rows:
 ``deals.txt`` (the deal set) and ``experiment.json`` (the spec, the seed, the deal set's
 checksum and, per run, the code version and how many games it added). The work runs deal
 by deal — every pair on deal 0, then deal 1 ... — so a partial experiment holds every pair
@@ -352,7 +356,7 @@ def _chunked(units: list, n_jobs: int, parallel: bool) -> list[list]:
 
 def _deal_ranges(deals: Iterable[int]) -> str:
     """Deals as ranges: ``3, 7-9``."""
-    out: list[str] = []
+    out: list[tuple[int, int]] = []
     for d in sorted(set(deals)):
         if out and out[-1][1] == d - 1:
             out[-1] = (out[-1][0], d)
