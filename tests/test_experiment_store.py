@@ -5,6 +5,7 @@ results, duplicates and rows that disagree with the catalog are refused by the l
 go to a user run and never change the published store."""
 import gzip
 import json
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -347,3 +348,35 @@ def test_a_store_of_no_rows_reads_whole(tmp_path):
     store.write(path, store.empty())
     got = store.read_store(path)
     assert not got.damaged and len(got.rows) == 0 and got.sealed
+
+
+def test_a_garbled_row_with_a_valid_check_is_refused_and_status_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setenv("DDZLAB_EXPERIMENTS", str(tmp_path / "exp"))
+    exp, other = _exp(), _exp("u")
+    monkeypatch.setitem(CATALOG, "t", exp)
+    monkeypatch.setitem(CATALOG, "u", other)
+    run_experiment(exp, progress=False)
+    run_experiment(other, progress=False)
+    body = b"smallest,greedy,3,landlord,yes,1,30,0.1,10,0.1,11"          # 'won' does not parse
+    line = body + f",{zlib.crc32(body):08x}\n".encode()
+    path = tmp_path / "exp" / "t" / "games.csv.gz"
+    with open(path, "ab") as f:
+        f.write(block(line, 16, 1))
+    with pytest.raises(BadRowsError, match="does not parse"):
+        load_games(exp)
+    st = status().set_index("experiment")
+    assert "BadRowsError" in st.loc["t", "problem"] and st.loc["u", "games"] == 16
+
+
+def test_a_store_in_the_old_format_is_read_and_converted(tmp_path):
+    path = tmp_path / "games.csv.gz"
+    full = _frame(6)
+    old = ",".join(store.COLUMNS) + "\n" + full.to_csv(header=False, index=False, float_format="%.6f")
+    path.write_bytes(gzip.compress(old.encode(), mtime=0))
+    got = store.read_store(path)
+    assert got.legacy and not got.damaged
+    pd.testing.assert_frame_equal(got.rows, full)
+    pd.testing.assert_frame_equal(store.compact(path), full)
+    again = store.read_store(path)
+    assert not again.legacy and again.sealed
+    pd.testing.assert_frame_equal(again.rows, full)
