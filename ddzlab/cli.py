@@ -482,7 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
                     help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
     sp.add_argument("--record", default=None, metavar="FILE",
-                    help="append the game to this game record (JSON lines; see ddzlab.records)")
+                    help="append the game to this game record (JSON lines; see ddzlab.records); "
+                         "a record of other agents or rules is refused")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
@@ -499,7 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
     sd.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+                    help="write every game (moves, evaluations) to this new game record (JSON lines); "
+                         "a file holding games is refused, unless resuming this duel with --results")
     sd.set_defaults(func=cmd_duel)
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
@@ -517,7 +519,8 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
     sn.add_argument("--quiet", action="store_true", help="no progress bar")
     sn.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+                    help="write every game (moves, evaluations) to this new game record (JSON lines); "
+                         "a file holding games is refused, unless resuming this tournament with --results")
     sn.set_defaults(func=cmd_tournament)
 
     se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable) or show "
