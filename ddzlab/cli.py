@@ -7,7 +7,7 @@
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
                       [--results FILE] [--out table.csv] [--record FILE]
     ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
-    ddzlab experiment status
+    ddzlab experiment status [NAME]
     ddzlab solve HAND [--rules standard]
     ddzlab replay FILE [--game N] [--seat S] [--step] [--list]
     ddzlab agents
@@ -361,6 +361,11 @@ def cmd_experiment(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .experiments import experiment_dir, get_experiment, run_experiment, status
     if args.action == "status":
         df = status()
+        if args.name is not None:                  # NAME: that experiment's row only
+            if args.name not in set(df.experiment):
+                raise UsageError(f"no experiment {args.name!r} in the catalog or on disk; known: "
+                                 f"{', '.join(df.experiment) or 'none'}")
+            df = df[df.experiment == args.name]
         with pd.option_context("display.width", 160, "display.max_columns", 20):
             print(df.to_string(index=False, float_format="{:.3g}".format) if len(df) else "no experiments",
                   file=out)
@@ -526,7 +531,8 @@ def build_parser() -> argparse.ArgumentParser:
     se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable) or show "
                                            "what is stored")
     se.add_argument("action", choices=("run", "status"))
-    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them)")
+    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them; "
+                                            "with status: show that experiment only)")
     se.add_argument("--deals", type=_positive_int, default=None,
                     help="play only the first N deals of its deal set (default: all)")
     se.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")

@@ -446,3 +446,18 @@ def test_ctrl_c_while_the_command_line_imports_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert console.main() == 130
     assert capsys.readouterr().err == "\nddzlab: interrupted\n"
+
+
+def test_experiment_status_name_shows_that_experiment_only(tmp_path, monkeypatch, capsys):
+    """``ddzlab experiment status NAME``: NAME filters the table to its one row; a name that
+    is neither in the catalog nor on disk is an error naming it (exit 2), not the whole table."""
+    from ddzlab.experiments import CATALOG
+    monkeypatch.setenv("DDZLAB_EXPERIMENTS", str(tmp_path))
+    assert "06_tournament" in CATALOG and "05_strongest" in CATALOG
+    assert cli.main(["experiment", "status", "06_tournament"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 2 and rows[1].split()[0] == "06_tournament"      # header and one row
+    assert cli.main(["experiment", "status", "no_such_experiment"]) == 2
+    captured = capsys.readouterr()
+    assert "no experiment 'no_such_experiment'" in captured.err and "06_tournament" in captured.err
+    assert captured.out == ""
