@@ -461,3 +461,22 @@ def test_experiment_status_name_shows_that_experiment_only(tmp_path, monkeypatch
     captured = capsys.readouterr()
     assert "no experiment 'no_such_experiment'" in captured.err and "06_tournament" in captured.err
     assert captured.out == ""
+
+
+def test_solve_prints_the_legal_leads():
+    """README: `ddzlab solve` prints the legal leads. 3345 may lead 3, 4, 5 (solos) and 33
+    (a pair): no chain (five ranks needed), trio or bomb."""
+    code, out = run_main(["solve", "3345"])
+    assert code == 0
+    lines = out.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("legal leads:"))
+    assert lines[i] == "legal leads: 4 (3 solo, 1 pair)"
+    assert sorted(lines[i + 1].split()) == ["3", "33", "4", "5"]
+    # 3456789TJQKA: 12 solos and the chains of 5 to 12 ranks within 3..A (8 + 7 + ... + 1 = 36)
+    code, out = run_main(["solve", "3456789TJQKA"])
+    line, listed = next((a, b) for a, b in zip(out.splitlines(), out.splitlines()[1:])
+                        if a.startswith("legal leads:"))
+    assert line == "legal leads: 48 (12 solo, 36 solo chain)"
+    from ddzlab.analysis.report import LEADS_SHOWN
+    shown = listed.split(" ... ")[0].split()
+    assert len(shown) == LEADS_SHOWN and listed.endswith(f"... (+{48 - LEADS_SHOWN} more)")
