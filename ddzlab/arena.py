@@ -1,6 +1,6 @@
 """Arena: duels on fixed deals with sides swapped, WP and ADP with 95% confidence intervals.
 
-The protocol is DouZero's evaluation (REFERENCE §1): no bidding, seat 0 is landlord and
+The protocol is DouZero's evaluation (docs/rules.md#the-research-setting-wp-and-adp): no bidding, seat 0 is landlord and
 holds the kitty, play order landlord → down → up. Every deal is played twice, A as landlord
 against two copies of B, then B as landlord against two copies of A.
 

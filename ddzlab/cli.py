@@ -485,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
     sp.add_argument("--first-bidder", type=int, default=0)
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
-                    help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
+                    help="2 for the two-player mode (no kitty, no landlord; docs/definitions.md#two-player-mode)")
     sp.add_argument("--record", default=None, metavar="FILE",
                     help="append the game to this game record (JSON lines; see ddzlab.records); "
                          "a record of other agents or rules is refused")

@@ -21,7 +21,7 @@ pickle). The agent spec of a checkpoint is ``"qlearning:checkpoint=<name>"``
 (`checkpoint_spec`), the same on every machine.
 
 `protocol_study` tests du-guai's claim (54.2% after 2,000 training games against 51.7% for
-a random player, REFERENCE §4) in its own protocol: several training runs of the seed's
+a random player, docs/definitions.md#q-learning-player) in its own protocol: several training runs of the seed's
 setup, each on its own protocol seed, paired game by game with the random player and the
 untrained prior on the same deals, seats and bids.
 
@@ -173,7 +173,7 @@ def checkpoint_summary(root: Union[str, Path, None] = None, write: bool = True) 
 
 
 # -- du-guai's claim in its own protocol ------------------------------------------------
-#: the seed as it ran (REFERENCE §4): its update rule and role bug, self-play, its values
+#: du-guai's setup as it ran (docs/definitions.md#q-learning-player): its update rule and role bug, self-play, its values
 SEED_VARIANT = dict(rule="seed", role_bug=True)
 #: du-guai: 54.2% after 2,000 training games, against 51.7% for a random player
 CLAIM_TRAINING = 2_000

@@ -1,6 +1,6 @@
 """Training and measuring the Q-learning player (`ddzlab.agents.qlearning`).
 
-* `seed_protocol`: du-guai's own evaluation (REFERENCE §4). Every game the cards are dealt,
+* `seed_protocol`: du-guai's own evaluation (docs/definitions.md#q-learning-player). Every game the cards are dealt,
   the seats shuffled, each seat in turn asks the seed SVM (`ddzlab.bidding.seed_svm`) and the
   first "call" becomes landlord (nobody calls: redeal); the two opponents play uniformly
   among the abstract actions offered to them (the greedy split's candidates). "Total win

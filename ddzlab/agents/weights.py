@@ -1,4 +1,4 @@
-"""`WeightsAgent`: seed 003's weight-based rule AI, playing knowing its role.
+"""`WeightsAgent`: penkzhou/DouDiZhu's weight-based rule AI, playing knowing its role.
 
 Every move is scored by hand power (`ddzlab.analysis.power`): the *gain* of a play is
 ``power(hand - play) - power(hand)``, positive for the plays of the hand's best split

@@ -1,4 +1,4 @@
-"""du-guai's greedy split Q(S, a) (seed 000), exactly as REFERENCE.md §4 defines it.
+"""du-guai's greedy split Q(S, a), exactly as docs/definitions.md#greedy-split defines it.
 
     Q(S, a) = len(a) + d(S - a) + r          (a leaves cards)
     Q(S, a) = MAX_Q + len(a) + r             (a empties S)

@@ -1,4 +1,4 @@
-"""Weight-based hand power and hints (seed 003, penkzhou/DouDiZhu), in ddzlab's terms.
+"""Weight-based hand power and hints (penkzhou/DouDiZhu; docs/definitions.md#hand-power), in ddzlab's terms.
 
 Every play gets a *power*: a fixed cost per play (-150) plus -100 x its "badness", which is
 lower (better) for high ranks, long chains, bombs and the rocket. The power of a hand is

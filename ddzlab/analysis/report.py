@@ -9,7 +9,7 @@ best score (DFS) takes up to a few seconds on 40–45 cards, and the exact hand-
 (and the hints built on it) grows exponentially with the hand — about 0.2 s on 32 cards,
 5 s on 36, minutes beyond — so it runs only up to `POWER_MAX_CARDS`.
 
-Wildcard hands (REFERENCE §7) get every part: fewest plays and the best score take the best
+Wildcard hands (docs/rules.md#other-rule-sets) get every part: fewest plays and the best score take the best
 over the ranks the flower card F may stand for (one A* over all readings for the fewest
 plays; for the best score a search per reading, each bounded by the best score so far),
 hand power and hints search over every reading's plays at once. F read as a rank the hand
@@ -117,7 +117,7 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         yield f"power split and hints: refused: {e}"
         return
     yield (f"power split: {hp.power:.1f} in {len(hp.moves)} plays  {moves_text(hp.moves)}"
-           "  (seed 003's hand power: -150 per play plus each play's own weight; "
+           "  (hand power: -150 per play plus each play's own weight, docs/definitions.md#hand-power; "
            "higher is stronger, most hands score below 0)")
     yield ("hints: " + ", ".join(f"{m} ({p:.0f})" for m, p in hs)
            + "  (best first; in brackets the power of the cards left after the play)")

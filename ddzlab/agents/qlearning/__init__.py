@@ -1,4 +1,4 @@
-"""`QLearningAgent`: du-guai's tabular Q-learning player (seed 000, REFERENCE §4).
+"""`QLearningAgent`: du-guai's tabular Q-learning player (docs/definitions.md#q-learning-player).
 
 Two Q-tables over abstracted states and actions, as the seed defines them:
 
