@@ -152,3 +152,18 @@ def test_the_doc_path_checker_finds_what_it_should():
     assert _problems(text, "ddzlab/x.py", ROOT) == [
         "ddzlab/x.py: benchmarks/check_compiled.py does not exist",
         "ddzlab/x.py: docs/rules.md#no-such-part: no such heading"]
+
+
+def test_the_readme_defines_every_agent_in_one_sentence():
+    """issue 37: the README named agents (`rulev1`, `weights`, ...) without saying what they
+    do. Its agent table has one row per agent `ddzlab agents` lists, each one sentence, and
+    every agent name the README mentions is among them."""
+    from ddzlab.agents import available_agents
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([a-z_0-9]+)` \| (.+?) \|$", text, re.M))
+    assert set(rows) == set(available_agents())
+    for name, sentence in rows.items():
+        plain = re.sub(r"\]\([^)]*\)", "]", sentence)          # a link's target is not prose
+        assert plain.endswith(".") and plain.count(". ") == 0, f"{name}: {sentence}"
+    named = set(re.findall(r"`([a-z_0-9]+)(?::[^`]*)?`", text)) & set(available_agents())
+    assert named <= set(rows)
