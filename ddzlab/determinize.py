@@ -138,7 +138,7 @@ def bomb_candidates(obs: Observation) -> list[tuple[int, int, int]]:
 
 
 class BombGuesser:
-    """The seed's guesser: nobody splits a bomb (see the module docstring).
+    """Mini-doudizhu's guesser: nobody splits a bomb (see the module docstring).
 
     For a rank of four copies that the observer never held and that is not in the kitty
     (so the two opponents held all four), played by exactly one opponent, with copies
