@@ -53,7 +53,7 @@ from .deals import Deal, generate_deals, read_deals
 from .game import Game
 from .errors import DdzError
 from .parallel import run_chunks
-from .records import RecordError, RecordWriter, check_record_run, game_record, play_recorded
+from .records import RecordWriter, check_record_run, game_record, play_recorded
 from .rules import STANDARD, Rules, get_rules
 
 Z95 = 1.959963984540054
@@ -194,31 +194,28 @@ def _chunks(items: list, n_jobs: int, backend: Optional[str],
 
 def _check_record(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
                   agents: list[str], seed: int, source: str) -> None:
-    """Refuse, before a run changes any file, a record file it may not write: one of another
-    run, or one that holds games when the run does not resume from a results file."""
-    if record is None:
-        return
-    games = check_record_run(record, rules=rules, agents=agents, seed=seed, source=source)
-    if results is None and games:
-        raise RecordError(f"{record} already holds {games} game{'s' * (games != 1)} of this {source}; "
-                          f"a {source} adds to its record only when resumed from its results file "
-                          "(--results): delete the file or choose another")
+    """Refuse, before a run changes any file, a record file of another run (its header names
+    other agents, rules, seed or source): `RecordError` naming the file."""
+    if record is not None:
+        check_record_run(record, rules=rules, agents=agents, seed=seed, source=source)
 
 
 def _record_writer(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
                    agents: list[str], seed: int, source: str,
                    keep: Optional[Callable[[dict], bool]] = None) -> Optional[RecordWriter]:
-    """The game-record writer of a run (None without ``record``). A record file that already
-    holds games is never replaced: without ``results`` (a run that does not resume) it is
-    refused with `RecordError`, as is, resumed or not, a record of another run (checked from
-    its header before anything is changed). A resumed run first drops the record's games
+    """The game-record writer of a run (None without ``record``). A record of another run is
+    refused with `RecordError` before anything is changed (`_check_record`), never replaced.
+    The run's own record is written afresh when the run does not resume from a results file
+    (the same run played again from its start); a resumed run first drops the record's games
     that ``keep(game line)`` rejects (deals the results file does not hold complete, which
     are played again) and a last line cut short, so no game is recorded twice."""
     if record is None:
         return None
     path = Path(record)
     _check_record(path, results, rules, agents, seed, source)
-    if keep is not None and path.is_file() and path.stat().st_size > 0:
+    if results is None and path.exists():
+        path.unlink()                          # this run's own record, played again from its start
+    elif keep is not None and path.is_file() and path.stat().st_size > 0:
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:             # left as it is: RecordWriter refuses it, naming the line
@@ -260,9 +257,10 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     set — other deals or another number of them) raises `DuelResultsError`.
 
     ``record``: a game record file (`ddzlab.records`) that every game is written to, with
-    its moves and the agents' evaluations. It is appended to only when resuming from
-    ``results``; a file that already holds games of a run that does not resume, or a record
-    of another duel, raises `ddzlab.records.RecordError` naming the file (it is never replaced).
+    its moves and the agents' evaluations: appended to when resuming from ``results``, else
+    written afresh. A record of another duel (agents, rules, seed) raises
+    `ddzlab.records.RecordError` naming the file, before anything is written: it is never
+    replaced.
     """
     rules = get_rules(rules)
     _check_run(n_jobs, backend)
@@ -757,9 +755,8 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     ``results``: a CSV file that finished deals are appended to (flushed as each chunk
     finishes); rerun with it to resume. A file of another tournament (agents, rules, seed
     or deals) raises `TournamentResultsError`. ``record``: a game record file
-    (`ddzlab.records`) of every game, appended to when resuming from ``results``; a file that
-    already holds games otherwise, or a record of another run, raises
-    `ddzlab.records.RecordError` (it is never replaced).
+    (`ddzlab.records`) of every game, appended to when resuming from ``results``, else written
+    afresh; a record of another run raises `ddzlab.records.RecordError` (it is never replaced).
     """
     games = tournament_games(agents, deals, rules, n_jobs=n_jobs, backend=backend,
                              scheduler=scheduler, progress=progress, seed=seed, results=results,

@@ -505,8 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
     sd.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this new game record (JSON lines); "
-                         "a file holding games is refused, unless resuming this duel with --results")
+                    help="write every game (moves, evaluations) to this game record (JSON lines; "
+                         "appended to when resuming with --results); a record of another run is refused")
     sd.set_defaults(func=cmd_duel)
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
@@ -524,8 +524,8 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
     sn.add_argument("--quiet", action="store_true", help="no progress bar")
     sn.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this new game record (JSON lines); "
-                         "a file holding games is refused, unless resuming this tournament with --results")
+                    help="write every game (moves, evaluations) to this game record (JSON lines; "
+                         "appended to when resuming with --results); a record of another run is refused")
     sn.set_defaults(func=cmd_tournament)
 
     se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable) or show "

@@ -31,10 +31,11 @@ other keys are allowed and kept in `RecordHeader.extra`. Every further line is o
   (null while a game is unfinished, e.g. an abandoned ``ddzlab play``); ``landlord`` and
   ``kitty`` are null in two-player games.
 
-A file is never replaced: `RecordWriter` appends to one whose header describes the same
-run and raises `RecordError` naming the file otherwise; ``ddzlab play`` appends each game,
-and a duel or tournament adds to a record only when it resumes its own run from its
-results file (a record that already holds games is refused otherwise).
+A record of another run is never replaced: `RecordWriter` appends to a file whose header
+describes the same run and raises `RecordError` naming the file otherwise. ``ddzlab play``
+appends each game; a duel or tournament appends when it resumes its own run from its
+results file, and otherwise writes its own record afresh (the same run played again from
+its start), refusing a record of another run before it writes anything.
 
 Reading replays every game through `ddzlab.game.Game`, so a record whose moves are
 illegal, or whose stated result differs from the replayed one, is refused: the reader

@@ -55,10 +55,9 @@ def test_resumed_duel_appends_to_its_record_and_refuses_another(tmp_path):
     assert rec.read_text() == full
     with pytest.raises(RecordError, match="holds another run .seed=1"):
         RecordWriter(rec, rules="standard", agents=["smallest", "random"], seed=2, source="duel")
-    # without --results a duel never adds to (nor replaces) a record that holds games
-    with pytest.raises(RecordError, match=f"{rec.name} already holds 6 games of this duel.*--results"):
-        duel_games("smallest", "random", 1, seed=1, progress=False, record=rec)
-    assert rec.read_text() == full
+    # without --results the same duel starts its own record afresh
+    duel_games("smallest", "random", 1, seed=1, progress=False, record=rec)
+    assert len(read_records(rec)[1]) == 2
 
 
 def test_duel_record_into_a_file_of_another_duel_is_refused_and_the_file_kept(tmp_path, capsys):
@@ -74,9 +73,18 @@ def test_duel_record_into_a_file_of_another_duel_is_refused_and_the_file_kept(tm
         assert code == 2 and str(rec) in err and "another run" in err and "another file" in err
         assert rec.read_bytes() == before
         assert not (tmp_path / "new.csv").exists()      # refused before any file is written
-    # the same duel again without --results: refused too (it would record every game twice)
-    code = main(["duel", "smallest", "random", "--deals", "1", "--quiet", "--record", str(rec)])
-    assert code == 2 and "already holds 2 games" in capsys.readouterr().err
+    # the same duel again, not resumed: its own record, written afresh (same games)
+    assert main(["duel", "smallest", "random", "--deals", "1", "--quiet", "--record", str(rec)]) == 0
+    assert len(read_records(rec)[1]) == 2
+
+
+def test_tournament_record_into_a_file_of_a_duel_is_refused_and_the_file_kept(tmp_path):
+    from ddzlab.arena import tournament
+    rec = tmp_path / "games.jsonl"
+    duel_games("smallest", "random", 1, seed=0, progress=False, record=rec)
+    before = rec.read_bytes()
+    with pytest.raises(RecordError, match=f"{rec.name} holds another run .* use another file"):
+        tournament(["smallest", "random", "greedy"], 1, progress=False, record=rec)
     assert rec.read_bytes() == before
 
 
