@@ -211,7 +211,8 @@ def _read_saved(path: Path) -> tuple[str, int, dict[str, np.ndarray]]:
         raise refuse(f"rules {rules!r}: {e}") from None
     params = {}
     for name, value in data.items():
-        value = value.astype(np.float32)
+        with np.errstate(over="ignore"):              # beyond float32 becomes inf: refused below
+            value = value.astype(np.float32)
         bad = int(np.count_nonzero(~np.isfinite(value)))
         if bad:
             raise refuse(f"array {name!r} holds {bad} NaN or infinite value{'s' * (bad > 1)} "
