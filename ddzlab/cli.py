@@ -8,7 +8,7 @@
                       [--results FILE] [--out table.csv] [--record FILE]
     ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
                           [--into LABEL | --publish]
-    ddzlab experiment status
+    ddzlab experiment status [NAME]
     ddzlab experiment repair NAME [--into LABEL]
     ddzlab solve HAND [--rules standard]
     ddzlab replay FILE [--game N] [--seat S] [--step] [--list]
@@ -363,6 +363,11 @@ def cmd_experiment(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .experiments import experiment_dir, get_experiment, repair_experiment, run_experiment, status
     if args.action == "status":
         df = status()
+        if args.name is not None:                  # NAME: that experiment's row only
+            if args.name not in set(df.experiment):
+                raise UsageError(f"no experiment {args.name!r} in the catalog or on disk; known: "
+                                 f"{', '.join(df.experiment) or 'none'}")
+            df = df[df.experiment == args.name]
         problems = df[df["problem"] != ""] if len(df) else df
         with pd.option_context("display.width", 160, "display.max_columns", 20):
             print(df.drop(columns="problem").to_string(index=False, float_format="{:.3g}".format) if len(df)
@@ -501,9 +506,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
     sp.add_argument("--first-bidder", type=int, default=0)
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
-                    help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
+                    help="2 for the two-player mode (no kitty, no landlord; docs/definitions.md#two-player-mode)")
     sp.add_argument("--record", default=None, metavar="FILE",
-                    help="append the game to this game record (JSON lines; see ddzlab.records)")
+                    help="append the game to this game record (JSON lines; see ddzlab.records); "
+                         "a record of other agents or rules is refused")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
@@ -520,7 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
     sd.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+                    help="write every game (moves, evaluations) to this game record (JSON lines; "
+                         "appended to when resuming with --results); a record of another run is refused")
     sd.set_defaults(func=cmd_duel)
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
@@ -538,13 +545,15 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
     sn.add_argument("--quiet", action="store_true", help="no progress bar")
     sn.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+                    help="write every game (moves, evaluations) to this game record (JSON lines; "
+                         "appended to when resuming with --results); a record of another run is refused")
     sn.set_defaults(func=cmd_tournament)
 
     se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable), show "
                                            "what is stored, or repair a damaged store")
     se.add_argument("action", choices=("run", "status", "repair"))
-    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them)")
+    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them; "
+                                            "with status: show that experiment only)")
     se.add_argument("--deals", type=_positive_int, default=None,
                     help="play only the first N deals of its deal set (default: all)")
     se.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")

@@ -14,6 +14,8 @@ A front end: it reads the frames `ddzlab.arena` returns (nothing below imports i
   every figure fits the report's page width (`PAGE_WIDTH`) at any number of agents.
 * `forest` (estimates with intervals, e.g. paired differences), `ratings` and
   `rank_probabilities` (a Bradley–Terry fit of `ddzlab.stats`).
+* `decision_regions`: a two-class model's regions and boundary on a grid, the same pixels
+  on every machine.
 
 Every function is deterministic given its data; save figures with `ddzlab.config.savefig`.
 """
@@ -167,6 +169,27 @@ def share_heatmap(ax: Axes, share: pd.DataFrame, counts: pd.DataFrame, *, label:
     if (n == 0).any():
         ax.legend(handles=[Patch(label="no hands", **EMPTY)], loc="upper center", bbox_to_anchor=(0.5, -0.15),
                   frameon=False)
+    return ax
+
+
+def decision_regions(ax: Axes, x: np.ndarray, y: np.ndarray, decision: np.ndarray, *,
+                     colors: Sequence[str] = ("#4393c3", "#d6604d"), alpha: float = 0.18,
+                     line_color: str = "k", linewidth: float = 1.0, decimals: int = 6) -> Axes:
+    """A two-class model's decision regions on a grid (``x``, ``y`` from `numpy.meshgrid`;
+    ``decision`` its values there, > 0 for the second class) and the boundary between them.
+
+    The same pixels on every machine: a decision computed through another BLAS differs in
+    its last bits, and a contour drawn through such values moves with every bit, which
+    anti-aliasing shows (issue 37: ``01_decision_boundary.png``). So the regions are filled
+    from the sign of ``decision`` at the grid points (``colors[0]`` where it is <= 0,
+    ``colors[1]`` where > 0), and the boundary is the zero contour of ``decision`` rounded to
+    ``decimals`` places: bit-identical input, hence identical vertices and pixels, unless a
+    value lies within its last bits of a rounding step."""
+    value = np.asarray(decision, dtype=float)
+    side = (value > 0).astype(float)
+    ax.contourf(x, y, side, levels=[-0.5, 0.5, 1.5], colors=list(colors), alpha=alpha)
+    if 0 < side.sum() < side.size:
+        ax.contour(x, y, np.round(value, decimals), levels=[0], colors=line_color, linewidths=linewidth)
     return ax
 
 

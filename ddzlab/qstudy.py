@@ -10,7 +10,7 @@ saved state (every ``checkpoint_every`` games) and ends with exactly the table o
 uninterrupted run (`ddzlab.qtraining.train`'s resume); a checkpoint already on disk is
 never trained again.
 
-Training opponents (`TRAIN_OPPONENTS`): ``split_random`` (the seed's random players),
+Training opponents (`TRAIN_OPPONENTS`): ``split_random`` (du-guai's random players),
 ``self`` (self-play, shared tables) and ``greedy_rulev1`` (per game, two `greedy` or two
 `rulev1` opponents), to tell overfitting the training opponent from the limits of the
 abstraction.
@@ -21,7 +21,7 @@ pickle). The agent spec of a checkpoint is ``"qlearning:checkpoint=<name>"``
 (`checkpoint_spec`), the same on every machine.
 
 `protocol_study` tests du-guai's claim (54.2% after 2,000 training games against 51.7% for
-a random player, REFERENCE §4) in its own protocol: several training runs of the seed's
+a random player, docs/definitions.md#q-learning-player) in its own protocol: several training runs of du-guai's
 setup, each on its own protocol seed, paired game by game with the random player and the
 untrained prior on the same deals, seats and bids.
 
@@ -173,7 +173,7 @@ def checkpoint_summary(root: Union[str, Path, None] = None, write: bool = True) 
 
 
 # -- du-guai's claim in its own protocol ------------------------------------------------
-#: the seed as it ran (REFERENCE §4): its update rule and role bug, self-play, its values
+#: du-guai's setup as it ran (docs/definitions.md#q-learning-player): its update rule and role bug, self-play, its values
 SEED_VARIANT = dict(rule="seed", role_bug=True)
 #: du-guai: 54.2% after 2,000 training games, against 51.7% for a random player
 CLAIM_TRAINING = 2_000
@@ -188,8 +188,8 @@ def protocol_seed(run: int) -> int:
 
 
 def protocol_run(run: int, games: int, training: int = CLAIM_TRAINING) -> pd.DataFrame:
-    """One run of the protocol study: the seed's setup trained ``training`` games with
-    training seed ``run``, then it, the seed's random player and the untrained prior each
+    """One run of the protocol study: du-guai's setup trained ``training`` games with
+    training seed ``run``, then it, du-guai's random player and the untrained prior each
     play the same ``games`` protocol games (`protocol_seed`): rows `PROTOCOL_COLUMNS`."""
     tables = train(TrainConfig(games=training, seed=run, **SEED_VARIANT),
                    progress=False).tables

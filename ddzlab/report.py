@@ -3,9 +3,9 @@
 Inside a notebook (the numbers and captions it quotes come from code, never typed prose)::
 
     from ddzlab.report import record, caption, md, conclusion
-    acc = record("svm_seed_cv", 0.9326, "seed LinearSVC, 5-fold CV accuracy", fmt=".4f")
-    caption("01_seed_scatter.png", "Called and not-called hands over the seed's three features.")
-    md(f"The seed's SVM reaches **{acc:.4f}**.")          # Markdown shown from code
+    acc = record("svm_seed_cv", 0.9326, "du-guai's LinearSVC, 5-fold CV accuracy", fmt=".4f")
+    caption("01_seed_scatter.png", "Called and not-called hands over du-guai's three features.")
+    md(f"du-guai's SVM reaches **{acc:.4f}**.")           # Markdown shown from code
     conclusion(f"...")                                    # shown, and collected into the report
 
 `record` returns its value, so it can stand in an expression. Outside ``ddzlab report``

@@ -245,3 +245,29 @@ def test_runs_strip_uses_t_and_adds_the_noise_of_shared_games():
     m = np.mean(v)
     assert half_width(games=1000) == pytest.approx(
         sps.t.ppf(0.975, 4) * np.sqrt(np.var(v, ddof=1) / 5 + m * (1 - m) / 1000))
+
+
+def _png(draw, decision) -> bytes:
+    """The PNG of one axes drawn by ``draw(ax, x, y, decision)``, as `ddzlab.config.savefig` saves."""
+    x, y = np.meshgrid(np.linspace(-0.5, 3.5, 200), np.linspace(-0.5, 4.5, 200))
+    fig, ax = plt.subplots(figsize=(3.5, 3.5))
+    draw(ax, x, y, decision(x, y))
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def test_decision_regions_draw_the_same_pixels_when_the_decision_differs_in_its_last_bits():
+    """issue 37: 01_decision_boundary.png changed from machine to machine. A linear decision
+    computed through another BLAS differs in its last bits (here: relative 1e-12), never in
+    its sign at a grid point (|d| >= 3e-4 there in notebook 01): the figure must not change."""
+    coef = np.array([0.68, 0.435])
+    here = lambda x, y: coef[0] * x + coef[1] * y - 1.2
+    there = lambda x, y: here(x, y) * (1 + 1e-12)
+    draw = lambda ax, x, y, d: plots.decision_regions(ax, x, y, d, colors=("#4393c3", "#d6604d"))
+    assert _png(draw, here) == _png(draw, there)
+    assert _png(draw, here) != _png(draw, lambda x, y: -here(x, y))       # the regions are drawn
+    # the notebook's former drawing, a contour of the decision itself, does change
+    former = lambda ax, x, y, d: ax.contour(x, y, d, levels=[0], colors="k", linewidths=1)
+    assert _png(former, here) != _png(former, there)
