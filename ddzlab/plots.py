@@ -532,9 +532,12 @@ def delta_panels(deltas: pd.DataFrame, opponents: Sequence[str], effect: float =
 
 
 def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[str],
-                   ax: Optional[Axes] = None) -> Axes:
+                   ax: Optional[Axes] = None,
+                   intervals: Optional[dict[str, tuple[float, float, float]]] = None) -> Axes:
     """The players' total win rates in du-guai's protocol, one column per run (its own
-    protocol seed), the players of a run joined (they met the same games), with a legend."""
+    protocol seed), the players of a run joined (they met the same games), with a legend.
+    ``intervals`` (player -> (mean, lo, hi), e.g. t intervals over the runs) adds a last
+    column, "mean", with each player's mean over the runs and its interval."""
     with style():
         if ax is None:
             _, ax = plt.subplots(figsize=(min(7, PAGE_WIDTH), 3.6), layout="constrained")
@@ -546,9 +549,22 @@ def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[
             ax.plot([i] * len(vals), vals, color="0.75", linewidth=1, zorder=0)
         for k, p in enumerate(players):
             ax.axhline(float(runs[p].mean()), color=f"C{k}", linestyle=":", linewidth=1)
-        ax.set_xticks(x, [str(s) for s in runs["protocol_seed"]])
+        ticks, names = list(x), [str(s) for s in runs["protocol_seed"]]
+        if intervals:
+            where = len(runs) + 0.5
+            for k, p in enumerate(players):
+                if p not in intervals:
+                    continue
+                m, lo, hi = intervals[p]
+                xk = where + (k - (len(players) - 1) / 2) * 0.22
+                ax.errorbar([xk], [m], yerr=[[m - lo], [hi - m]], fmt="os^D"[k % 4], color=f"C{k}",
+                            capsize=4, linewidth=1.5)
+            ax.axvline(len(runs) - 0.25, color="0.6", linewidth=1)
+            ticks.append(where)
+            names.append("mean")
+        ax.set_xticks(ticks, names)
         ax.set_xlabel("protocol seed (one training run each)")
-        ax.set_ylabel("total win rate (seed's count)")
+        ax.set_ylabel("total win rate (du-guai's count)")
         ax.legend(loc="best", fontsize="small")
     return ax
 
