@@ -18,7 +18,7 @@ Modes:
   redeals with its own generator and bidding starts again.
 * fixed landlord (``landlord=0``: DouZero's evaluation mode, and the mini rules): no
   bidding, base 1, that seat takes the kitty and leads.
-* two players (``players=2``: homework Q3's 1v1): two hands, no kitty, no landlord,
+* two players (``players=2``: the 1v1 endgame of the homework rule set): two hands, no kitty, no landlord,
   seat 0 leads, the first to empty its hand wins ``2**bombs`` from the other.
 
 Scores (REFERENCE §1): the landlord wins or loses ``2 × bid × multiplier``, each farmer

@@ -95,7 +95,7 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         yield f"power split and hints: refused: {e}"
         return
     yield (f"power split: {hp.power:.1f} in {len(hp.moves)} plays  {moves_text(hp.moves)}"
-           "  (seed 003's hand power: -150 per play plus each play's own weight; "
+           "  (hand power, docs/rules.md: -150 per play plus each play's own weight; "
            "higher is stronger, most hands score below 0)")
     yield ("hints: " + ", ".join(f"{m} ({p:.0f})" for m, p in hs)
            + "  (best first; in brackets the power of the cards left after the play)")
