@@ -271,3 +271,35 @@ def test_decision_regions_draw_the_same_pixels_when_the_decision_differs_in_its_
     # the notebook's former drawing, a contour of the decision itself, does change
     former = lambda ax, x, y, d: ax.contour(x, y, d, levels=[0], colors="k", linewidths=1)
     assert _png(former, here) != _png(former, there)
+
+
+def test_label_points_keeps_clustered_labels_apart():
+    """Labels of points that nearly coincide (05_oracle's guessers at one accuracy) neither
+    overlap each other nor cover a point, and stay inside the axes."""
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    x = [0.680, 0.683, 0.686, 0.689, 0.691, 0.692, 0.99, 1.0]
+    y = [0.793, 0.805, 0.800, 0.813, 0.825, 0.806, 0.882, 0.875]
+    labels = ["policy", "policy64", "policy16", "mcmc", "policy256", "bomb", "q=0.95", "q=1.0"]
+    ax.plot(x, y, "o")
+    ax.set_xlim(0.6, 1.05)
+    ax.set_ylim(0.7, 0.95)
+    anns = plots.label_points(ax, x, y, labels)
+    assert [a.get_text() for a in sorted(anns, key=lambda a: labels.index(a.get_text()))] == labels
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [a.get_window_extent(r) for a in anns]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), "two labels overlap"
+    frame = ax.get_window_extent(r)
+    assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in boxes)
+    points = ax.transData.transform(np.column_stack([x, y]))
+    for b in boxes:
+        assert not any(b.contains(px, py) for px, py in points), "a label covers a point"
+    # deterministic: the same call places the labels in the same places
+    fig2, ax2 = plt.subplots(figsize=(5, 3.5))
+    ax2.plot(x, y, "o")
+    ax2.set_xlim(0.6, 1.05)
+    ax2.set_ylim(0.7, 0.95)
+    again = plots.label_points(ax2, x, y, labels)
+    assert [a.xyann for a in again] == [a.xyann for a in anns]
