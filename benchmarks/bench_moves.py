@@ -13,7 +13,7 @@ all, interleaved rounds, best and median):
   lists for a lead: it repeats some moves and includes the few its detector calls WRONG,
   so it does *less* work than ddzlab (no de-duplication, no filtering). The headline ratio.
 * ``DouZero + detector`` (``--detector``) — the same list de-duplicated and filtered by its
-  ``move_detector`` (REFERENCE §1): the exact set the differential test compares, and
+  ``move_detector`` (docs/rules.md#the-standard-game): the exact set the differential test compares, and
   DouZero's cost of producing it.
 * ``RLCard judger`` — ``DoudizhuJudger.playable_cards_from_hand(text)``: RLCard's leading set
   as strings (it forbids B+R kickers; its own caches warm over the rounds).

@@ -1,7 +1,7 @@
 """Q-learning training speed: ddzlab's self-play trainer in games per second.
 
-du-guai's own trainer (seed 000) is not run here: its speed, **17.1 training games/s**, is
-quoted from REFERENCE.md §4 (measured there on its code, on this kind of machine). The
+du-guai's own trainer is not run here: its speed, **17.1 training games/s**, is
+quoted from docs/definitions.md#q-learning-player (measured on its code, on this kind of machine). The
 run warms the greedy-split caches first (the steady state of a long run), then times
 self-play with shared tables, and training against the seed's random players.
 
@@ -13,7 +13,7 @@ import argparse
 
 from ddzlab.qtraining import TrainConfig, train
 
-DUGUAI_GAMES_PER_S = 17.1      # REFERENCE.md §4, quoted (not re-measured by this script)
+DUGUAI_GAMES_PER_S = 17.1      # docs/definitions.md#q-learning-player, quoted (not re-measured by this script)
 
 
 def main() -> None:

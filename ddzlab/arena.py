@@ -1,6 +1,6 @@
 """Arena: duels on fixed deals with sides swapped, WP and ADP with 95% confidence intervals.
 
-The protocol is DouZero's evaluation (REFERENCE §1): no bidding, seat 0 is landlord and
+The protocol is DouZero's evaluation (docs/rules.md#the-research-setting-wp-and-adp): no bidding, seat 0 is landlord and
 holds the kitty, play order landlord → down → up. Every deal is played twice, A as landlord
 against two copies of B, then B as landlord against two copies of A.
 
@@ -53,7 +53,7 @@ from .deals import Deal, generate_deals, read_deals
 from .game import Game
 from .errors import DdzError
 from .parallel import run_chunks
-from .records import RecordWriter, game_record, play_recorded
+from .records import RecordWriter, check_record_run, game_record, play_recorded
 from .rules import STANDARD, Rules, get_rules
 
 Z95 = 1.959963984540054
@@ -192,18 +192,29 @@ def _chunks(items: list, n_jobs: int, backend: Optional[str],
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
+def _check_record(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
+                  agents: list[str], seed: int, source: str) -> None:
+    """Refuse, before a run changes any file, a record file of another run (its header names
+    other agents, rules, seed or source): `RecordError` naming the file."""
+    if record is not None:
+        check_record_run(record, rules=rules, agents=agents, seed=seed, source=source)
+
+
 def _record_writer(record: Union[str, Path, None], results: Union[str, Path, None], rules: Rules,
                    agents: list[str], seed: int, source: str,
                    keep: Optional[Callable[[dict], bool]] = None) -> Optional[RecordWriter]:
-    """The game-record writer of a run (None without ``record``); a run that does not resume
-    from a results file starts a fresh record. A resumed run first drops the record's games
+    """The game-record writer of a run (None without ``record``). A record of another run is
+    refused with `RecordError` before anything is changed (`_check_record`), never replaced.
+    The run's own record is written afresh when the run does not resume from a results file
+    (the same run played again from its start); a resumed run first drops the record's games
     that ``keep(game line)`` rejects (deals the results file does not hold complete, which
     are played again) and a last line cut short, so no game is recorded twice."""
     if record is None:
         return None
     path = Path(record)
+    _check_record(path, results, rules, agents, seed, source)
     if results is None and path.exists():
-        path.unlink()
+        path.unlink()                          # this run's own record, played again from its start
     elif keep is not None and path.is_file() and path.stat().st_size > 0:
         try:
             text = path.read_text(encoding="utf-8")
@@ -246,8 +257,10 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     set — other deals or another number of them) raises `DuelResultsError`.
 
     ``record``: a game record file (`ddzlab.records`) that every game is written to, with
-    its moves and the agents' evaluations; it is appended to when resuming from ``results``
-    (a record of another duel is refused), else written afresh.
+    its moves and the agents' evaluations: appended to when resuming from ``results``, else
+    written afresh. A record of another duel (agents, rules, seed) raises
+    `ddzlab.records.RecordError` naming the file, before anything is written: it is never
+    replaced.
     """
     rules = get_rules(rules)
     _check_run(n_jobs, backend)
@@ -256,6 +269,7 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
         raise ArenaError("a duel needs at least one deal, got an empty deal list")
     meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed,
             "deals": _deal_set_id(deal_list)}      # other or more deals: refused, not mixed in
+    _check_record(record, results, rules, [meta["a"], meta["b"]], seed, "duel")
     rows, sink = _results_sink(results, meta)
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
@@ -591,6 +605,7 @@ def tournament_games(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
         raise ArenaError("a tournament needs at least one deal, got an empty deal list")
     meta = {"agents": "|".join(labels), "rules": rules.name, "seed": seed,
             "deals": _deal_set_id(deal_list)}
+    _check_record(record, results, rules, labels, seed, "tournament")
     rows, sink = _results_sink(results, meta, TOURNAMENT_GAME_COLUMNS, key=("a", "b", "deal"),
                                what="tournament", error=TournamentResultsError)
     done = {(r[0], r[1], r[2]) for r in rows}
@@ -740,7 +755,8 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     ``results``: a CSV file that finished deals are appended to (flushed as each chunk
     finishes); rerun with it to resume. A file of another tournament (agents, rules, seed
     or deals) raises `TournamentResultsError`. ``record``: a game record file
-    (`ddzlab.records`) of every game, appended to when resuming from ``results``.
+    (`ddzlab.records`) of every game, appended to when resuming from ``results``, else written
+    afresh; a record of another run raises `ddzlab.records.RecordError` (it is never replaced).
     """
     games = tournament_games(agents, deals, rules, n_jobs=n_jobs, backend=backend,
                              scheduler=scheduler, progress=progress, seed=seed, results=results,

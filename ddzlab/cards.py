@@ -11,7 +11,7 @@ Ranks are numbered 0..14 in playing order::
     0 1 2 3 4 5 6 7 8 9 ...   14
 
 ``B`` is the black joker (小王) and ``R`` the red joker (大王). The wildcard rule set's flower
-card ``F`` (花牌, REFERENCE §7) has its own slot, index 15 (`RF`), holding at most one card, so
+card ``F`` (花牌, docs/rules.md#other-rule-sets) has its own slot, index 15 (`RF`), holding at most one card, so
 a hand stays one integer; `unpack` lists the 15 real ranks only (read ``F`` with `flowers`).
 
 >>> h = Hand("3 3 4 10 J Q K A 2 x D")

@@ -7,12 +7,14 @@
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
                       [--results FILE] [--out table.csv] [--record FILE]
     ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
-    ddzlab experiment status
+                          [--into LABEL | --publish]
+    ddzlab experiment status [NAME]
+    ddzlab experiment repair NAME [--into LABEL]
     ddzlab solve HAND [--rules standard]
     ddzlab replay FILE [--game N] [--seat S] [--step] [--list]
     ddzlab agents
     ddzlab train [NAME [ARGS...]]
-    ddzlab report [--full] [--only NN ...]
+    ddzlab report [--full] [--only NN ...] [--user-runs]
     ddzlab --version
 
 Agent specs: a name (``greedy``), a name with options (``ismcts:iterations=400``),
@@ -358,27 +360,51 @@ def tournament_text(df) -> str:
 def cmd_experiment(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     import pandas as pd
 
-    from .experiments import experiment_dir, get_experiment, run_experiment, status
+    from .experiments import experiment_dir, get_experiment, repair_experiment, run_experiment, status
     if args.action == "status":
         df = status()
+        if args.name is not None:                  # NAME: that experiment's row only
+            if args.name not in set(df.experiment):
+                raise UsageError(f"no experiment {args.name!r} in the catalog or on disk; known: "
+                                 f"{', '.join(df.experiment) or 'none'}")
+            df = df[df.experiment == args.name]
+        problems = df[df["problem"] != ""] if len(df) else df
         with pd.option_context("display.width", 160, "display.max_columns", 20):
-            print(df.to_string(index=False, float_format="{:.3g}".format) if len(df) else "no experiments",
-                  file=out)
-        return 0
+            print(df.drop(columns="problem").to_string(index=False, float_format="{:.3g}".format) if len(df)
+                  else "no experiments", file=out)
+        for _, row in problems.iterrows():
+            print(f"{row['experiment']} ({row['store']}): {row['problem']}", file=out)
+        return 1 if len(problems) else 0
     if not args.name:
-        raise UsageError("ddzlab experiment run needs the experiment's NAME (see: ddzlab experiment status)")
+        raise UsageError(f"ddzlab experiment {args.action} needs the experiment's NAME (see: ddzlab experiment "
+                         "status)")
     exp = get_experiment(args.name)
+    if args.action == "repair":
+        done = repair_experiment(exp, into=args.into)
+        for d in done.damage:
+            print(f"damaged: {d.describe()}", file=out)
+        for what, count in done.dropped.items():
+            print(f"dropped: {count:,} {what}", file=out)
+        if done.backup is not None:
+            print(f"the damaged file is kept as {done.backup}", file=out)
+        print(f"{exp.name}: {done.kept:,} games kept", file=out)
+        return 0
     folder = experiment_dir(exp.name)
     try:
         games = run_experiment(exp, deals=args.deals, n_jobs=args.jobs, scheduler=args.scheduler,
-                               progress=not args.quiet)
+                               progress=not args.quiet, into=args.into, publish=args.publish)
     except (KeyboardInterrupt, WorkerError) as e:
         what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"error: {e}"
-        print(f"\nddzlab experiment: {what}; the finished games are in {folder}: rerun the same "
+        print(f"\nddzlab experiment: {what}; the finished games are stored: rerun the same "
               "command to resume", file=sys.stderr)
         return 130 if isinstance(e, KeyboardInterrupt) else 2
-    print(f"{exp.name}: {len(games):,} games stored in {folder} ({games.attrs['deals_complete']} of "
+    where = Path(games.attrs["store"])
+    print(f"{exp.name}: {len(games):,} games stored in {where} ({games.attrs['deals_complete']} of "
           f"{games.attrs['deals_planned']} deals complete for every pair)", file=out)
+    if where != folder:
+        print(f"a user run: the published store {folder} is unchanged and is what `ddzlab report` reads "
+              f"(`ddzlab report --user-runs` reads this run; `ddzlab experiment run {exp.name} --publish` "
+              "plays into the published store)", file=out)
     return 0
 
 
@@ -455,7 +481,7 @@ def cmd_report(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         publish_results(out)
         return 0
     try:
-        run_report(full=args.full, only=args.only, out=out, factor=args.factor)
+        run_report(full=args.full, only=args.only, out=out, factor=args.factor, user_runs=args.user_runs)
     except ReportError as e:
         print(f"ddzlab report: error: {e}", file=sys.stderr)
         return 1
@@ -480,9 +506,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="fixed landlord seat, no bidding (DouZero evaluation mode)")
     sp.add_argument("--first-bidder", type=int, default=0)
     sp.add_argument("--players", type=int, choices=(2, 3), default=None,
-                    help="2 for the 1v1 mode (no kitty, no landlord; homework Q3)")
+                    help="2 for the two-player mode (no kitty, no landlord; docs/definitions.md#two-player-mode)")
     sp.add_argument("--record", default=None, metavar="FILE",
-                    help="append the game to this game record (JSON lines; see ddzlab.records)")
+                    help="append the game to this game record (JSON lines; see ddzlab.records); "
+                         "a record of other agents or rules is refused")
     sp.set_defaults(func=cmd_play)
 
     sd = sub.add_parser("duel", help="A vs B on fixed deals, sides swapped: WP and ADP")
@@ -499,7 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--results", default=None,
                     help="CSV that finished deals are appended to; rerun with it to resume")
     sd.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+                    help="write every game (moves, evaluations) to this game record (JSON lines; "
+                         "appended to when resuming with --results); a record of another run is refused")
     sd.set_defaults(func=cmd_duel)
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
@@ -517,19 +545,27 @@ def build_parser() -> argparse.ArgumentParser:
     sn.add_argument("--out", default=None, help="write the tidy table (one row per pair and role) here")
     sn.add_argument("--quiet", action="store_true", help="no progress bar")
     sn.add_argument("--record", default=None, metavar="FILE",
-                    help="write every game (moves, evaluations) to this game record (JSON lines)")
+                    help="write every game (moves, evaluations) to this game record (JSON lines; "
+                         "appended to when resuming with --results); a record of another run is refused")
     sn.set_defaults(func=cmd_tournament)
 
-    se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable) or show "
-                                           "what is stored")
-    se.add_argument("action", choices=("run", "status"))
-    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them)")
+    se = sub.add_parser("experiment", help="run a stored experiment of the catalog (resumable), show "
+                                           "what is stored, or repair a damaged store")
+    se.add_argument("action", choices=("run", "status", "repair"))
+    se.add_argument("name", nargs="?", help="experiment name (ddzlab experiment status lists them; "
+                                            "with status: show that experiment only)")
     se.add_argument("--deals", type=_positive_int, default=None,
                     help="play only the first N deals of its deal set (default: all)")
     se.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
     se.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="run on an existing dask cluster, e.g. tcp://10.0.0.5:8786")
     se.add_argument("--quiet", action="store_true", help="no progress bar")
+    se.add_argument("--into", default=None, metavar="LABEL",
+                    help="a user run of that name in data/experiments-user/ (a run that adds games to a "
+                         "published experiment goes to data/experiments-user/NAME anyway)")
+    se.add_argument("--publish", action="store_true",
+                    help="play into the published store (data/experiments/NAME) and record its new size: "
+                         "the committed numbers change")
     se.set_defaults(func=cmd_experiment)
 
     ss = sub.add_parser("solve", help="analyse a hand")
@@ -562,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="multiply the quick sizes by F (never beyond full); output goes to report/xF/")
     sr.add_argument("--only", nargs="+", action="extend", metavar="NN",
                     help="run only these notebook numbers; the document keeps the others' last parts")
+    sr.add_argument("--user-runs", action="store_true",
+                    help="the notebooks read the user runs of the experiments (data/experiments-user/NAME, "
+                         "from `ddzlab experiment run NAME --deals N`); output in report/user/, nothing published")
     sr.add_argument("--regenerate", action="store_true",
                     help="run nothing: rewrite the README's headline block and docs/results.md from "
                          "data/results.json (e.g. after a merge)")

@@ -66,14 +66,22 @@ def scaled(test: T, quick: T, full: T) -> T:
     return type(quick)(round(value)) if isinstance(quick, int) else value
 
 
+#: set to read the user runs of the stored experiments instead of the published stores
+#: (``ddzlab report --user-runs``; `ddzlab.experiments.load_games`)
+USER_RUNS_ENV = "DDZLAB_USER_RUNS"
+
+
 def run_dir() -> Path:
     """Where a run's report goes: `REPORT_DIR` at quick scale, ``report/full`` at full scale,
-    ``report/xF`` for a quick run scaled by F."""
+    ``report/xF`` for a quick run scaled by F, ``report/user`` for a quick run that reads the
+    user runs of the experiments (``DDZLAB_USER_RUNS``, ``ddzlab report --user-runs``)."""
     s = scale()
     if s == "full":
         return REPORT_DIR / "full"
     factor = scale_factor() if s == "quick" else 1.0
-    return REPORT_DIR / f"x{factor:g}" if factor != 1.0 else REPORT_DIR
+    if factor != 1.0:
+        return REPORT_DIR / f"x{factor:g}"
+    return REPORT_DIR / "user" if os.environ.get(USER_RUNS_ENV) else REPORT_DIR
 
 
 def figures_dir(machine: bool = False) -> Path:

@@ -10,7 +10,7 @@ history, bids, trick, seat to act, bombs), so a search can play it forward. What
 Where the unknown cards go is a `Guesser`'s choice (a small protocol, pluggable):
 
 * `UniformGuesser`: every consistent deal equally likely;
-* `BombGuesser`: the mini-ddz seed's "nobody splits a bomb" (REFERENCE §5): when one
+* `BombGuesser`: the Mini-doudizhu player's "nobody splits a bomb" (docs/definitions.md#bomb-guesser): when one
   opponent has played a rank of which the two opponents held all four copies, the copies
   still unseen go to the *other* opponent with probability ``p`` (0.8);
 * `PolicyGuesser`: importance resampling. It draws ``candidates`` deals from a base
@@ -138,7 +138,7 @@ def bomb_candidates(obs: Observation) -> list[tuple[int, int, int]]:
 
 
 class BombGuesser:
-    """The seed's guesser: nobody splits a bomb (see the module docstring).
+    """Mini-doudizhu's guesser: nobody splits a bomb (see the module docstring).
 
     For a rank of four copies that the observer never held and that is not in the kitty
     (so the two opponents held all four), played by exactly one opponent, with copies

@@ -18,10 +18,10 @@ Modes:
   redeals with its own generator and bidding starts again.
 * fixed landlord (``landlord=0``: DouZero's evaluation mode, and the mini rules): no
   bidding, base 1, that seat takes the kitty and leads.
-* two players (``players=2``: homework Q3's 1v1): two hands, no kitty, no landlord,
+* two players (``players=2``: docs/definitions.md#two-player-mode): two hands, no kitty, no landlord,
   seat 0 leads, the first to empty its hand wins ``2**bombs`` from the other.
 
-Scores (REFERENCE §1): the landlord wins or loses ``2 × bid × multiplier``, each farmer
+Scores (docs/rules.md#the-standard-game): the landlord wins or loses ``2 × bid × multiplier``, each farmer
 the opposite half; the multiplier doubles per bomb or rocket, and once more for spring
 (the farmers played no card) or anti-spring (the landlord played only its first move).
 

@@ -14,6 +14,8 @@ A front end: it reads the frames `ddzlab.arena` returns (nothing below imports i
   every figure fits the report's page width (`PAGE_WIDTH`) at any number of agents.
 * `forest` (estimates with intervals, e.g. paired differences), `ratings` and
   `rank_probabilities` (a Bradley–Terry fit of `ddzlab.stats`).
+* `decision_regions`: a two-class model's regions and boundary on a grid, the same pixels
+  on every machine.
 
 Every function is deterministic given its data; save figures with `ddzlab.config.savefig`.
 """
@@ -167,6 +169,27 @@ def share_heatmap(ax: Axes, share: pd.DataFrame, counts: pd.DataFrame, *, label:
     if (n == 0).any():
         ax.legend(handles=[Patch(label="no hands", **EMPTY)], loc="upper center", bbox_to_anchor=(0.5, -0.15),
                   frameon=False)
+    return ax
+
+
+def decision_regions(ax: Axes, x: np.ndarray, y: np.ndarray, decision: np.ndarray, *,
+                     colors: Sequence[str] = ("#4393c3", "#d6604d"), alpha: float = 0.18,
+                     line_color: str = "k", linewidth: float = 1.0, decimals: int = 6) -> Axes:
+    """A two-class model's decision regions on a grid (``x``, ``y`` from `numpy.meshgrid`;
+    ``decision`` its values there, > 0 for the second class) and the boundary between them.
+
+    The same pixels on every machine: a decision computed through another BLAS differs in
+    its last bits, and a contour drawn through such values moves with every bit, which
+    anti-aliasing shows (issue 37: ``01_decision_boundary.png``). So the regions are filled
+    from the sign of ``decision`` at the grid points (``colors[0]`` where it is <= 0,
+    ``colors[1]`` where > 0), and the boundary is the zero contour of ``decision`` rounded to
+    ``decimals`` places: bit-identical input, hence identical vertices and pixels, unless a
+    value lies within its last bits of a rounding step."""
+    value = np.asarray(decision, dtype=float)
+    side = (value > 0).astype(float)
+    ax.contourf(x, y, side, levels=[-0.5, 0.5, 1.5], colors=list(colors), alpha=alpha)
+    if 0 < side.sum() < side.size:
+        ax.contour(x, y, np.round(value, decimals), levels=[0], colors=line_color, linewidths=linewidth)
     return ax
 
 
@@ -532,9 +555,12 @@ def delta_panels(deltas: pd.DataFrame, opponents: Sequence[str], effect: float =
 
 
 def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[str],
-                   ax: Optional[Axes] = None) -> Axes:
+                   ax: Optional[Axes] = None,
+                   intervals: Optional[dict[str, tuple[float, float, float]]] = None) -> Axes:
     """The players' total win rates in du-guai's protocol, one column per run (its own
-    protocol seed), the players of a run joined (they met the same games), with a legend."""
+    protocol seed), the players of a run joined (they met the same games), with a legend.
+    ``intervals`` (player -> (mean, lo, hi), e.g. t intervals over the runs) adds a last
+    column, "mean", with each player's mean over the runs and its interval."""
     with style():
         if ax is None:
             _, ax = plt.subplots(figsize=(min(7, PAGE_WIDTH), 3.6), layout="constrained")
@@ -546,9 +572,22 @@ def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[
             ax.plot([i] * len(vals), vals, color="0.75", linewidth=1, zorder=0)
         for k, p in enumerate(players):
             ax.axhline(float(runs[p].mean()), color=f"C{k}", linestyle=":", linewidth=1)
-        ax.set_xticks(x, [str(s) for s in runs["protocol_seed"]])
+        ticks, names = list(x), [str(s) for s in runs["protocol_seed"]]
+        if intervals:
+            where = len(runs) + 0.5
+            for k, p in enumerate(players):
+                if p not in intervals:
+                    continue
+                m, lo, hi = intervals[p]
+                xk = where + (k - (len(players) - 1) / 2) * 0.22
+                ax.errorbar([xk], [m], yerr=[[m - lo], [hi - m]], fmt="os^D"[k % 4], color=f"C{k}",
+                            capsize=4, linewidth=1.5)
+            ax.axvline(len(runs) - 0.25, color="0.6", linewidth=1)
+            ticks.append(where)
+            names.append("mean")
+        ax.set_xticks(ticks, names)
         ax.set_xlabel("protocol seed (one training run each)")
-        ax.set_ylabel("total win rate (seed's count)")
+        ax.set_ylabel("total win rate (du-guai's count)")
         ax.legend(loc="best", fontsize="small")
     return ax
 
@@ -573,6 +612,74 @@ def coverage_loglog(summary: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
         ax.set_ylabel("states visited at least once")
         ax.legend(fontsize="x-small", loc="best")
     return ax
+
+
+#: where `label_points` tries a label, in points from its point: near first, then further out
+_LABEL_OFFSETS = [(dx * r, dy * r) for r in (1, 2, 3, 4.5) for dx, dy in
+                  ((5, 4), (5, -5), (-5, 4), (-5, -5), (0, 8), (0, -9), (8, 0), (-8, 0))]
+
+
+def label_points(ax: Axes, x: Sequence[float], y: Sequence[float], labels: Sequence[str], *,
+                 colors: Optional[Sequence[str]] = None, fontsize: float = 7,
+                 obstacles: Sequence[tuple[float, float, float, float]] = (), pad: float = 1.5) -> list:
+    """Label each point (x, y) with its text so that no two labels overlap, and no label
+    covers a point, one of the ``obstacles`` (data rectangles (x0, y0, x1, y1), e.g. error
+    bars, widened by 3.5 points each side for their caps) or leaves the axes. Each label takes the first free place of a fixed list of
+    offsets (near first; above-right, below-right, above-left, ...); a label that finds none
+    takes the place that overlaps least, with a thin line to its point. Deterministic; call
+    it after the axes' limits are final (it draws the figure once to measure the texts).
+    Returns the annotations."""
+    from matplotlib.transforms import Bbox
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    px = fig.dpi / 72.0
+    blocked = []
+    for xi, yi in zip(x, y):
+        cx, cy = ax.transData.transform((xi, yi))
+        blocked.append(Bbox.from_extents(cx - 4 * px, cy - 4 * px, cx + 4 * px, cy + 4 * px))
+    for x0, y0, x1, y1 in obstacles:
+        (ax0, ay0), (ax1, ay1) = ax.transData.transform([(x0, y0), (x1, y1)])
+        blocked.append(Bbox.from_extents(min(ax0, ax1) - 3.5 * px, min(ay0, ay1) - 1.5 * px,
+                                         max(ax0, ax1) + 3.5 * px, max(ay0, ay1) + 1.5 * px))
+
+    def overlap(a, b) -> float:
+        w = min(a.x1, b.x1) - max(a.x0, b.x0)
+        h = min(a.y1, b.y1) - max(a.y0, b.y0)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    placed, out = [], []
+    order = sorted(range(len(labels)), key=lambda i: (x[i], y[i]))
+    for i in order:
+        color = None if colors is None else colors[i]
+        best = None
+        for dx, dy in _LABEL_OFFSETS:
+            ha = "left" if dx > 0 else "right" if dx < 0 else "center"
+            va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
+            ann = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
+                              fontsize=fontsize, color=color)
+            box = ann.get_window_extent(renderer).padded(pad * px)
+            inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
+            cost = sum(overlap(box, b) for b in placed + blocked) + (0.0 if inside else 1e9)
+            if best is None or cost < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (cost, ann, box, (dx, dy))
+            else:
+                ann.remove()
+            if cost == 0:
+                break
+        cost, ann, box, (dx, dy) = best
+        if cost > 0 or abs(dx) + abs(dy) > 20:
+            ann.remove()
+            ann = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points",
+                              ha=ann.get_ha(), va=ann.get_va(), fontsize=fontsize, color=color,
+                              arrowprops={"arrowstyle": "-", "color": color or "0.4", "lw": 0.5,
+                                          "shrinkA": 0, "shrinkB": 3})
+        placed.append(box)
+        out.append(ann)
+    return out
 
 
 def forest(ax: Axes, labels: Sequence[str], estimate: Sequence[float], lo: Sequence[float],
@@ -637,4 +744,4 @@ def rank_probabilities(bt: pd.DataFrame, ax: Optional[Axes] = None) -> Axes:
 __all__ = ["style", "use_style", "bar_ci", "median_range", "box_groups", "against_truth", "share_heatmap", "heatmap", "tournament_heatmaps", "role_heatmaps", "role_bars",
            "time_per_move", "CMAP", "wp_points", "wp_lines", "accuracy_curves", "training_curves",
            "coverage_curves", "runs_strip", "forest", "ratings", "rank_probabilities", "PAGE_WIDTH",
-           "delta_panels", "protocol_pairs", "coverage_loglog"]
+           "delta_panels", "protocol_pairs", "coverage_loglog", "label_points"]

@@ -10,7 +10,7 @@ saved state (every ``checkpoint_every`` games) and ends with exactly the table o
 uninterrupted run (`ddzlab.qtraining.train`'s resume); a checkpoint already on disk is
 never trained again.
 
-Training opponents (`TRAIN_OPPONENTS`): ``split_random`` (the seed's random players),
+Training opponents (`TRAIN_OPPONENTS`): ``split_random`` (du-guai's random players),
 ``self`` (self-play, shared tables) and ``greedy_rulev1`` (per game, two `greedy` or two
 `rulev1` opponents), to tell overfitting the training opponent from the limits of the
 abstraction.
@@ -21,7 +21,7 @@ pickle). The agent spec of a checkpoint is ``"qlearning:checkpoint=<name>"``
 (`checkpoint_spec`), the same on every machine.
 
 `protocol_study` tests du-guai's claim (54.2% after 2,000 training games against 51.7% for
-a random player, REFERENCE §4) in its own protocol: several training runs of the seed's
+a random player, docs/definitions.md#q-learning-player) in its own protocol: several training runs of du-guai's
 setup, each on its own protocol seed, paired game by game with the random player and the
 untrained prior on the same deals, seats and bids.
 
@@ -173,7 +173,7 @@ def checkpoint_summary(root: Union[str, Path, None] = None, write: bool = True) 
 
 
 # -- du-guai's claim in its own protocol ------------------------------------------------
-#: the seed as it ran (REFERENCE §4): its update rule and role bug, self-play, its values
+#: du-guai's setup as it ran (docs/definitions.md#q-learning-player): its update rule and role bug, self-play, its values
 SEED_VARIANT = dict(rule="seed", role_bug=True)
 #: du-guai: 54.2% after 2,000 training games, against 51.7% for a random player
 CLAIM_TRAINING = 2_000
@@ -188,8 +188,8 @@ def protocol_seed(run: int) -> int:
 
 
 def protocol_run(run: int, games: int, training: int = CLAIM_TRAINING) -> pd.DataFrame:
-    """One run of the protocol study: the seed's setup trained ``training`` games with
-    training seed ``run``, then it, the seed's random player and the untrained prior each
+    """One run of the protocol study: du-guai's setup trained ``training`` games with
+    training seed ``run``, then it, du-guai's random player and the untrained prior each
     play the same ``games`` protocol games (`protocol_seed`): rows `PROTOCOL_COLUMNS`."""
     tables = train(TrainConfig(games=training, seed=run, **SEED_VARIANT),
                    progress=False).tables
@@ -298,24 +298,43 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
                       power: float = 0.8) -> pd.DataFrame:
     """Paired ΔWP (checkpoint − prior) per training setup and evaluation opponent.
 
-    For a setup (training opponent, training games) with runs s = 1..S (seeds) and deals
-    d = 1..D played by every run and the prior against one opponent, Δ[s, d] is run s's WP
-    on deal d less the prior's. The estimate is the mean of Δ. Its interval is a t
-    interval over the runs' means (S − 1 degrees of freedom: run variance) with the
-    variance of the deals' means over D added (game variance: the runs share the deals,
-    so their spread does not hold it; `ddzlab.stats.t_interval`'s ``extra_var``) — slightly
-    conservative (the residual is counted twice). With one run it is the paired t interval
-    over deals (game variance only; ``runs`` says so). ``mde``: the difference this design
-    detects with ``power`` (two-sided ``alpha``); ``p_holm``: Holm's adjustment over every
-    row (the family is the whole grid). ``sd_deal``: the SD over deals of one run's Δ,
-    averaged over the runs: the quantity `PILOT_SD` assumed when the study was planned.
+    For a setup (training opponent, training games) with runs s = 1..S (training seeds) and
+    deals d = 1..D played by every run and the prior against one opponent, Δ[s, d] is run
+    s's WP on deal d less the prior's. The estimate is the mean of Δ.
+
+    Two analyses of the same cell, each with its own unit:
+
+    * **the run** (the replicate of the training question: does training this way beat the
+      prior?): each run's mean Δ over the deals is one value; ``lo``/``hi``, ``p`` and ``se``
+      are the one-sample t interval and test over the S run means (S − 1 degrees of
+      freedom); ``mde`` is the difference that test detects with ``power`` at the SD of the
+      run means (``sd_run``); ``p_holm`` is Holm's adjustment over every row (the family is
+      the whole grid). The run means share the prior's games, so their spread holds the
+      training variance, not the noise of those shared games: the second analysis does.
+    * **the deal** (the game-noise question: does it hold over deals?): per deal, Δ averaged
+      over the runs; ``lo_deal``/``hi_deal``, ``p_deal``, ``p_deal_holm`` and ``mde_deal`` are
+      the paired t over the D deals, which holds the game noise of the table and the prior.
+
+    With one run only the deal analysis is possible: the run columns then repeat it
+    (``runs`` says so). ``sd_deal``: the SD over deals of one run's Δ, averaged over the runs,
+    the quantity `PILOT_SD` assumed when the study was planned.
 
     Columns: train_opponent, games, opponent, runs, deals, delta, lo, hi, se, p, mde,
-    p_holm, sd_deal, wp (the checkpoints' mean WP), wp_prior.
+    p_holm, sd_run, lo_deal, hi_deal, p_deal, mde_deal, p_deal_holm, sd_deal, wp (the
+    checkpoints' mean WP), wp_prior.
     """
     from scipy.stats import t as tdist
 
     from .stats import holm, mde, t_interval
+
+    def t_test(x: np.ndarray) -> tuple[float, float, float, float, float, float]:
+        """(mean, lo, hi, se, p, mde) of a one-sample t over ``x``."""
+        m, lo, hi = t_interval(x, alpha)
+        sd = float(x.std(ddof=1))
+        se = sd / math.sqrt(len(x))
+        p = float(2 * tdist.sf(abs(m) / se, len(x) - 1)) if se > 0 else float(m == 0)
+        return m, lo, hi, se, p, mde(sd, len(x), alpha, power)
+
     # a table's games are the same in every stage experiment that lists it (the prior)
     games = games.drop_duplicates(["config", "opponent", "deal", "role"])
     wp = _per_deal_wp(games)
@@ -337,24 +356,23 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
                 continue
             x = delta.to_numpy(float)
             by_run, by_deal = x.mean(axis=1), x.mean(axis=0)
+            m, lo_d, hi_d, se_d, p_d, mde_d = t_test(by_deal)
             if S >= 2:
-                m, lo, hi = t_interval(by_run, alpha, extra_var=float(by_deal.var(ddof=1)) / D)
-                se = (hi - m) / float(tdist.ppf(1 - alpha / 2, S - 1))
-                n = S
+                _, lo, hi, se, p, mde_r = t_test(by_run)
+                sd_run = float(by_run.std(ddof=1))
             else:
-                m, lo, hi = t_interval(by_deal, alpha)
-                se = float(by_deal.std(ddof=1)) / math.sqrt(D)
-                n = D
-            p = float(2 * tdist.sf(abs(m) / se, n - 1)) if se > 0 else float(m == 0)
+                lo, hi, se, p, mde_r, sd_run = lo_d, hi_d, se_d, p_d, mde_d, math.nan
             rows.append({"train_opponent": train_opp, "games": g, "opponent": opp, "runs": S,
-                         "deals": D, "delta": m, "lo": lo, "hi": hi, "se": se, "p": p,
-                         "mde": mde(se * math.sqrt(n), n, alpha, power) if se > 0 else 0.0,
+                         "deals": D, "delta": m, "lo": lo, "hi": hi, "se": se, "p": p, "mde": mde_r,
+                         "sd_run": sd_run, "lo_deal": lo_d, "hi_deal": hi_d, "p_deal": p_d,
+                         "mde_deal": mde_d,
                          "sd_deal": float(x.std(axis=1, ddof=1).mean()),
                          "wp": float(wp.loc[keys, delta.columns].to_numpy().mean()),
                          "wp_prior": float(base[delta.columns].mean())})
     out = pd.DataFrame(rows)
     if len(out):
         out["p_holm"] = holm(out["p"].to_numpy())
+        out["p_deal_holm"] = holm(out["p_deal"].to_numpy())
     return out
 
 

@@ -1,13 +1,13 @@
 """Training and measuring the Q-learning player (`ddzlab.agents.qlearning`).
 
-* `seed_protocol`: du-guai's own evaluation (REFERENCE §4). Every game the cards are dealt,
-  the seats shuffled, each seat in turn asks the seed SVM (`ddzlab.bidding.seed_svm`) and the
+* `seed_protocol`: du-guai's own evaluation (docs/definitions.md#q-learning-player). Every game the cards are dealt,
+  the seats shuffled, each seat in turn asks du-guai's SVM (`ddzlab.bidding.seed_svm`) and the
   first "call" becomes landlord (nobody calls: redeal); the two opponents play uniformly
   among the abstract actions offered to them (the greedy split's candidates). "Total win
-  rate" counts as the seed counts it: when a farmer goes out both farmers win, so it is
+  rate" counts as du-guai counts it: when a farmer goes out both farmers win, so it is
   (landlord wins + farmer wins) / games from the tested seat.
-* `train`: self-play with shared tables (the seed's setup), or one learner against fixed
-  opponents (the seed's random players, `greedy`, or per game two `greedy` or two `rulev1`),
+* `train`: self-play with shared tables (du-guai's setup), or one learner against fixed
+  opponents (du-guai's random players, `greedy`, or per game two `greedy` or two `rulev1`),
   or a mix; one seeded numpy Generator drives deals, seats, exploration and
   the opponents, so a run is reproducible and a resumed run (`resume=True`, from the
   checkpoint in ``out``) ends with exactly the table of an uninterrupted one.
@@ -50,12 +50,12 @@ Controller = Callable[[Game, int], Move]
 OPPONENTS = ("self", "split_random", "greedy", "mixed", "greedy_rulev1")
 
 
-# -- the seed's bidding ---------------------------------------------------------------
+# -- du-guai's bidding ---------------------------------------------------------------
 _CALLS: dict[tuple, bool] = {}
 
 
 def svm_calls(bits: int) -> bool:
-    """Whether the seed SVM calls the landlord with this 17-card hand (memoised by its
+    """Whether du-guai's SVM calls the landlord with this 17-card hand (memoised by its
     three features, which are all the SVM sees)."""
     from .bidding.features import SeedFeatures
     from .cards import Hand
@@ -70,7 +70,7 @@ def svm_calls(bits: int) -> bool:
 
 
 def seed_deal(rng: np.random.Generator) -> tuple[Deal, int, int]:
-    """A deal with a landlord, as the seed finds one: seats 0, 1, 2 ask the SVM in turn and
+    """A deal with a landlord, as du-guai finds one: seats 0, 1, 2 ask the SVM in turn and
     the first "call" is landlord; if nobody calls, deal again. (deal, landlord, redeals)."""
     redeals = 0
     while True:
@@ -114,7 +114,7 @@ def table_controller(tables: QTables, rng: np.random.Generator, epsilon: float =
 
 
 def split_random_controller(rng: np.random.Generator) -> Controller:
-    """The seed's random player: uniform among the offered abstract actions."""
+    """du-guai's random player: uniform among the offered abstract actions."""
     def act(game: Game, seat: int) -> Move:
         d = _decision(game, seat)
         return d.move(d.actions[int(rng.random() * len(d.actions))])
@@ -141,18 +141,18 @@ def _side_won(game: Game, seat: int) -> bool:
     return (game.winner == game.landlord) == (seat == game.landlord)
 
 
-# -- the seed's protocol --------------------------------------------------------------
+# -- du-guai's protocol --------------------------------------------------------------
 def seed_protocol(agent: Union[AgentSpec, QTables, SparseTables] = "qlearning", games: int = 1000,
                   seed: int = 0, progress: bool = False,
                   opponent: Optional[Callable[[np.random.Generator], Controller]] = None) -> pd.DataFrame:
     """du-guai's evaluation (module docstring): ``agent`` in a shuffled seat against two
     seed random players. ``agent``: a `make_agent` spec, or a `QTables` / `SparseTables` (played greedily).
 
-    One row per game: ``seat``, ``role`` (landlord / down / up), ``won`` (the seed's count:
+    One row per game: ``seat``, ``role`` (landlord / down / up), ``won`` (du-guai's count:
     a farmer win is a win for both farmers), ``redeals``. The deals and seats depend only
     on ``seed``, so two agents measured with one seed meet the same games.
-    ``df.attrs["total_win_rate"]`` is the seed's figure. ``opponent``: a factory
-    ``f(rng) -> controller`` replacing the seed's random players (default
+    ``df.attrs["total_win_rate"]`` is du-guai's figure. ``opponent``: a factory
+    ``f(rng) -> controller`` replacing du-guai's random players (default
     `split_random_controller`).
     """
     deal_rng = np.random.default_rng([seed, 0])
@@ -238,8 +238,8 @@ class TrainConfig:
     rule: str = "standard"               # or "seed", or "mc" (Monte Carlo returns)
     opponents: str = "self"              # self | split_random | greedy | mixed | greedy_rulev1
     role_bug: bool = False
-    tie: str = "random"                  # or "prior" (ddzlab's tie-break, not the seed's)
-    q_init: float = 0.0                  # the seed starts at 0; e.g. -40 is pessimistic
+    tie: str = "random"                  # or "prior" (ddzlab's tie-break, not du-guai's)
+    q_init: float = 0.0                  # du-guai starts at 0; e.g. -40 is pessimistic
     rewards: str = "seed"                # or "outcome" (only ±40 at the end)
     caution: float = 0.0                 # > 0: act on value − caution/√visits (ddzlab)
     average: bool = False                # α = max(alpha, 1/visits): running means (ddzlab)
@@ -409,14 +409,14 @@ def main(argv: list[str]) -> int:
     p.add_argument("--opponents", default="self", choices=OPPONENTS)
     p.add_argument("--rule", default="standard", choices=RULES)
     p.add_argument("--tie", default="random", choices=TIES,
-                   help="random: the seed's tie-break; prior: ddzlab's preference order")
+                   help="random: du-guai's tie-break; prior: ddzlab's preference order")
     p.add_argument("--rewards", default="seed", choices=REWARDS)
     p.add_argument("--min-visits", type=int, default=0,
                    help="leave the prior's action only for actions tried this often")
     p.add_argument("--average", action="store_true",
                    help="alpha = max(alpha, 1/visits): running means of the returns")
     p.add_argument("--caution", type=float, default=0.0,
-                   help="act on Q - caution/sqrt(visits) (0: the seed's plain Q)")
+                   help="act on Q - caution/sqrt(visits) (0: du-guai's plain Q)")
     p.add_argument("--q-init", type=float, default=0.0, help="initial Q (the seed: 0)")
     p.add_argument("--alpha", type=float, default=ALPHA)
     p.add_argument("--gamma", type=float, default=GAMMA)

@@ -31,6 +31,12 @@ other keys are allowed and kept in `RecordHeader.extra`. Every further line is o
   (null while a game is unfinished, e.g. an abandoned ``ddzlab play``); ``landlord`` and
   ``kitty`` are null in two-player games.
 
+A record of another run is never replaced: `RecordWriter` appends to a file whose header
+describes the same run and raises `RecordError` naming the file otherwise. ``ddzlab play``
+appends each game; a duel or tournament appends when it resumes its own run from its
+results file, and otherwise writes its own record afresh (the same run played again from
+its start), refusing a record of another run before it writes anything.
+
 Reading replays every game through `ddzlab.game.Game`, so a record whose moves are
 illegal, or whose stated result differs from the replayed one, is refused: the reader
 raises `RecordError` (a `ValueError`) naming the file and line. A record of another
@@ -210,11 +216,7 @@ class RecordWriter:
         self.count = 0
         if self.path.exists() and self.path.stat().st_size > 0:
             old, games = read_records(self.path)
-            keys = ("rules", "players", "agents", "seed", "source")
-            for key in keys:
-                if getattr(old, key) != getattr(mine, key):
-                    raise RecordError(f"{self.path} holds another run ({key}={getattr(old, key)!r}, "
-                                      f"this one has {getattr(mine, key)!r}); use another file")
+            _check_same_run(self.path, old, mine)
             self.count = len(games)
             self._file = open(self.path, "a", encoding="utf-8")
         else:
@@ -239,6 +241,39 @@ class RecordWriter:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+#: what two runs must share for one record file to hold both (`RecordWriter`)
+SAME_RUN_KEYS = ("rules", "players", "agents", "seed", "source")
+
+
+def _check_same_run(path: Path, old: RecordHeader, mine: RecordHeader) -> None:
+    """`RecordError` naming ``path`` if its header ``old`` describes another run than ``mine``."""
+    for key in SAME_RUN_KEYS:
+        if getattr(old, key) != getattr(mine, key):
+            raise RecordError(f"{path} holds another run ({key}={getattr(old, key)!r}, "
+                              f"this one has {getattr(mine, key)!r}); use another file")
+
+
+def check_record_run(path: Union[str, Path], *, rules: Union[Rules, str], agents: Sequence[str],
+                     seed: Any = None, source: str = "ddzlab", players: Optional[int] = None) -> int:
+    """The number of game lines of the record file ``path`` (0 if it is missing or empty),
+    after checking from its header line alone that it holds the run described, as
+    `RecordWriter` does: `RecordError` naming the file if it holds another run (nothing in
+    the file is changed). The games themselves are not read (`RecordWriter` checks them)."""
+    path = Path(path)
+    if not path.is_file() or path.stat().st_size == 0:
+        return 0
+    mine = read_header_dict(_header(rules, players, agents, seed, source, {}), f"{path} (new header)")
+    with open(path, "rb") as f:
+        first = f.readline()
+        games = sum(1 for line in f if line.strip())
+    try:
+        obj = json.loads(first.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise RecordError(f"{path}:1: not a ddzlab game record header; use another file") from None
+    _check_same_run(path, read_header_dict(obj, f"{path}:1"), mine)
+    return games
 
 
 def write_records(target: PathOrFile, records: Iterable[dict], *, rules: Union[Rules, str],
@@ -528,6 +563,6 @@ class _Named(io.StringIO):
         self.name = name
 
 
-__all__ = ["FORMAT", "VERSION", "RecordError", "RecordHeader", "GameRecord", "RecordWriter",
+__all__ = ["FORMAT", "VERSION", "RecordError", "RecordHeader", "GameRecord", "RecordWriter", "check_record_run",
            "write_records", "read_records", "read_game", "read_header_dict", "game_record",
            "play_recorded", "explaining"]

@@ -3,9 +3,9 @@
 Inside a notebook (the numbers and captions it quotes come from code, never typed prose)::
 
     from ddzlab.report import record, caption, md, conclusion
-    acc = record("svm_seed_cv", 0.9326, "seed LinearSVC, 5-fold CV accuracy", fmt=".4f")
-    caption("01_seed_scatter.png", "Called and not-called hands over the seed's three features.")
-    md(f"The seed's SVM reaches **{acc:.4f}**.")          # Markdown shown from code
+    acc = record("svm_seed_cv", 0.9326, "du-guai's LinearSVC, 5-fold CV accuracy", fmt=".4f")
+    caption("01_seed_scatter.png", "Called and not-called hands over du-guai's three features.")
+    md(f"du-guai's SVM reaches **{acc:.4f}**.")           # Markdown shown from code
     conclusion(f"...")                                    # shown, and collected into the report
 
 `record` returns its value, so it can stand in an expression. Outside ``ddzlab report``
@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional, Sequence, TextIO
 
-from .config import FIGURES_DIR, NOTEBOOKS_DIR, REPORT_DIR, ROOT, SCALES, figures_dir, run_dir
+from .config import FIGURES_DIR, NOTEBOOKS_DIR, REPORT_DIR, ROOT, SCALES, USER_RUNS_ENV, figures_dir, run_dir
 from .errors import DdzError
 
 NOTEBOOK_PATTERN = re.compile(r"^(\d\d)_.*\.ipynb$")
@@ -258,7 +258,7 @@ def run_report(full: bool = False, only: Optional[Sequence[str]] = None,
                scale: Optional[str] = None, kernel: str = "python3",
                timeout: Optional[int] = None, out: Optional[TextIO] = None,
                report_dir: Optional[Path] = None, publish: Optional[bool] = None,
-               progress: Optional[bool] = None, factor: float = 1.0) -> list[Path]:
+               progress: Optional[bool] = None, factor: float = 1.0, user_runs: bool = False) -> list[Path]:
     """Execute the notebooks in order, then rebuild the collected report from every
     notebook's latest part; return the executed copies' paths.
 
@@ -267,6 +267,11 @@ def run_report(full: bool = False, only: Optional[Sequence[str]] = None,
     write their figures and report under `ddzlab.config.run_dir`, beside the committed ones.
     ``publish`` (default: an unscaled quick run of the project's own notebooks) merges the
     numbers into ``data/results.json`` and rewrites the README block and `RESULTS_PAGE`.
+    ``user_runs`` (always at full scale or with a ``factor``): the notebooks read the user
+    runs of the experiments where there are any (`ddzlab.experiments.load_games`; a bigger
+    run never writes the published stores), nothing is published, and a quick report goes
+    to ``report/user/``. Before a notebook runs, the published experiment stores are checked: a
+    damaged one raises `ReportError` naming the file, the damage and the repair command.
     Raises `ReportError` naming the notebook and cell that failed.
     """
     out = out or sys.stdout
@@ -279,7 +284,18 @@ def run_report(full: bool = False, only: Optional[Sequence[str]] = None,
         raise ReportError(f"--factor must be a number > 0, not {factor}")
     if factor != 1.0 and scale != "quick":
         raise ReportError("--factor scales the quick sizes: it cannot be combined with --full")
-    saved = {k: os.environ.get(k) for k in ("DDZLAB_SCALE", "DDZLAB_SCALE_FACTOR", "MPLBACKEND", RESULTS_ENV)}
+    if own:
+        from .experiments import check_stores
+        problems = check_stores()
+        if problems:
+            raise ReportError("the stored experiments cannot be read; nothing was run:\n" + "\n".join(problems))
+    saved = {k: os.environ.get(k) for k in ("DDZLAB_SCALE", "DDZLAB_SCALE_FACTOR", "MPLBACKEND", RESULTS_ENV,
+                                            USER_RUNS_ENV)}
+    if user_runs or scale == "full" or factor != 1.0:      # bigger runs read (and write) user runs
+        os.environ[USER_RUNS_ENV] = "1"
+        publish = False
+    else:
+        os.environ.pop(USER_RUNS_ENV, None)
     os.environ["DDZLAB_SCALE"] = scale
     os.environ["DDZLAB_SCALE_FACTOR"] = f"{factor:g}"
     os.environ.setdefault("MPLBACKEND", "Agg")

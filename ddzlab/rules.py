@@ -242,7 +242,7 @@ WILDCARD = replace(
     wildcard=RF,
     wild_ranks=_STD_RANKS,
     bomb_order=(Kind.SOFT_BOMB, Kind.BOMB, Kind.ROCKET),
-    description="花牌 (REFERENCE §7): 55 cards with a flower card F for any rank 3..A, 17 each + 4 kitty; "
+    description="花牌: 55 cards with a flower card F for any rank 3..A, 17 each + 4 kitty; "
                 "soft bombs below natural bombs; plane solo wings of distinct ranks",
 )
 

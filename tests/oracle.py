@@ -1,4 +1,4 @@
-"""An independent rules oracle, written from the rule text (REFERENCE.md §1-3), not from `ddzlab.moves`.
+"""An independent rules oracle, written from the rule text (docs/rules.md), not from `ddzlab.moves`.
 
 It knows nothing of ddzlab's move generator: each rule set is re-typed below from the
 reference text as plain data (`RuleText`), a multiset of cards is classified by trying every
@@ -8,7 +8,7 @@ packing of `ddzlab.cards` and the names of the kinds (`ddzlab.rules.Kind`), so t
 compared with ddzlab's. `test_oracle.py` cross-checks the chain limits typed here against the
 data in `ddzlab.rules` — that is the one place the two meet.
 
-Conventions (REFERENCE §1, "kickers follow the standard rules"):
+Conventions (docs/rules.md#the-standard-game, kickers):
 
 * a combination is a *main part* (a unit, a chain, a trio/quad or a chain of them) plus, for
   the carrying kinds, kickers; a kicker never shares a rank with the main part;
@@ -16,14 +16,14 @@ Conventions (REFERENCE §1, "kickers follow the standard rules"):
   bomb, and B+R, one card of each joker, is never a pair);
 * solo kickers are any cards: a pair (or B+R) may serve as two solos, but a kicker rank appears
   at most twice — three times only when exactly three kickers are needed, and never four
-  (DouZero's detector, which REFERENCE §1 makes the spec, rejects the others: a plane whose
+  (DouZero's detector, which docs/definitions.md#standard-move-set makes the spec, rejects the others: a plane whose
   kickers hold a whole bomb, or a trio unless the plane is three long);
 * one set of cards may have several readings (``333444555666``: a trio chain of four, or a
   three-trio plane carrying ``333`` or ``666``). A lead plays the cards; a reply is legal when
   *some* reading beats the move to beat (same kind and length, higher main rank), or it is a
-  bomb or the rocket (REFERENCE §1, "Following").
+  bomb or the rocket (docs/rules.md#the-standard-game, "Following").
 
-Extending to the wildcard rule set (REFERENCE §7): `wild_readings` tries every rank a flower
+Extending to the wildcard rule set (docs/rules.md#other-rule-sets): `wild_readings` tries every rank a flower
 card may stand for and classifies the natural cards plus that rank with the same `readings`,
 tagging each reading with the ranks the wildcards took. What §7 changes beyond that goes in
 data: plane wings of distinct ranks (`Carry.distinct`), soft bombs below natural ones (`beats`).
@@ -45,7 +45,7 @@ from typing import Callable, Iterable, Iterator, Optional
 from ddzlab.cards import pack, parse_counts, unpack
 from ddzlab.rules import Kind
 
-RANKS = "3456789TJQKA2BR"           # the rank order of REFERENCE §1
+RANKS = "3456789TJQKA2BR"           # the rank order of docs/rules.md#cards
 N = len(RANKS)
 R9, RA, R2, RB, RR = 6, 11, 12, 13, 14
 UNIT_OF_WIDTH = {1: Kind.SOLO, 2: Kind.PAIR, 3: Kind.TRIO, 4: Kind.BOMB}
@@ -218,7 +218,7 @@ def readings(c: tuple[int, ...], rt: RuleText) -> frozenset:
 
 
 def beats(a: Reading, b: Reading) -> bool:
-    """REFERENCE §1 "Following": the rocket beats everything; a bomb beats any non-bomb and
+    """docs/rules.md#the-standard-game "Following": the rocket beats everything; a bomb beats any non-bomb and
     any lower bomb; otherwise same kind, same length, higher main rank. §7: a natural bomb
     beats every soft bomb, a soft bomb any non-bomb and any lower soft bomb."""
     if a[0] == Kind.ROCKET:
@@ -350,12 +350,12 @@ def _as_counts(cards) -> tuple[int, ...]:
     return tuple(unpack(bits)) if bits is not None else tuple(cards)
 
 
-# -- wildcards (REFERENCE §7) -----------------------------------------------------------------------
+# -- wildcards (docs/rules.md#other-rule-sets) ---------------------------------------------------
 def wild_readings(c: tuple[int, ...], wild: int, rt: RuleText,
                   stands_for: tuple[int, ...] = THREE_TO_A) -> set[tuple]:
     """Readings of natural cards ``c`` plus ``wild`` flower cards, each standing for one rank
     of ``stands_for``: {(kind, rank, length, ranks the wildcards took)}. Brute force over the
-    readings of the wildcards, as REFERENCE §7 suggests for a test oracle."""
+    readings of the wildcards, the natural test oracle."""
     out = set()
     for took in combinations_with_replacement(stands_for, wild):
         d = list(c)

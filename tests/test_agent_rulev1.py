@@ -4,7 +4,7 @@ The oracle is RLCard (the `peers` extra, which `make test` installs): without it
 fail, they do not skip. (a) RLCard's own games replayed move by move in a ddzlab `Game`:
 at every decision the state the translation builds equals RLCard's, and the agent answers
 as RLCard's, random fallbacks included (same RNG state). (b) RLCard's published fixed-landlord
-win rates (REFERENCE.md §6) lie in our 95% Wilson intervals. Plus the moves RLCard cannot
+win rates (docs/definitions.md#peer-figures) lie in our 95% Wilson intervals. Plus the moves RLCard cannot
 represent (B+R kickers), seeding, and the error without RLCard.
 """
 import dataclasses
@@ -329,7 +329,7 @@ def test_ddzlab_imports_and_lists_agents_without_rlcard():
 
 
 def test_fixed_landlord_win_rates_match_rlcards():
-    """REFERENCE.md §6, RLCard's env, 5,000 games each: a rule-v1 landlord beats two random
+    """docs/definitions.md#peer-figures, RLCard's env, 5,000 games each: a rule-v1 landlord beats two random
     farmers 0.93 of the time; a random landlord beats two rule-v1 farmers 0.047. One
     seat-swapped duel on 2,000 deals plays both: each figure must lie in our 95% interval."""
     df = duel_games("rulev1", "random", 2000, seed=2024, progress=False)

@@ -198,3 +198,77 @@ def test_the_random_agent_picks_every_legal_move_alike():
     counts = Counter(agent.play(obs) for _ in range(3000))
     assert set(counts) == set(obs.legal_moves)
     assert chisquare([counts[m] for m in obs.legal_moves]).pvalue > 0.001
+
+
+# -- a misspelled option (issue 37): the agent, the option and the valid options named -------
+def _ddzlab_agents() -> list:
+    """The agents ddzlab registers (not those a test registers in the same process)."""
+    from ddzlab.agents.base import _factory
+    return [n for n in available_agents() if (getattr(_factory(n), "__module__", "") or "").startswith("ddzlab.")]
+
+
+@pytest.mark.parametrize("name", _ddzlab_agents())
+def test_an_option_no_agent_takes_names_the_agent_and_its_options(name):
+    from ddzlab.agents.base import AgentOptionError
+    with pytest.raises(AgentOptionError) as exc:
+        make_agent(f"{name}:no_such_option=1")
+    message = str(exc.value)
+    assert isinstance(exc.value, ValueError)
+    assert f"agent {name!r}" in message and "'no_such_option'" in message and "its options:" in message
+    assert "unexpected keyword" not in message
+
+
+@pytest.mark.parametrize("name, options", [
+    # ismcts and its presets take the search's keyword arguments (mcts.py `_Search.__init__`)
+    ("ismcts", ["iterations", "seconds", "c", "guesser", "moves", "width", "rollout", "seed"]),
+    ("ismcts_weights", ["iterations", "rollout", "moves"]),
+    ("mcts", ["worlds", "iterations", "guesser"]),
+    ("greedy", ["bomb_when"]),
+])
+def test_a_misspelled_option_lists_the_options_of_the_signature(name, options):
+    from ddzlab.agents.base import AgentOptionError
+    with pytest.raises(AgentOptionError, match=f"agent '{name}' has no option 'iteratons'") as exc:
+        make_agent(f"{name}:iteratons=10")
+    listed = str(exc.value).split("its options: ")[1].split(", ")
+    assert set(options) <= set(listed)
+    assert ("did you mean 'iterations'?" in str(exc.value)) == ("iterations" in listed)
+
+
+def test_agent_options_follow_kwargs_and_never_refuse_an_open_factory(tmp_path):
+    from ddzlab.agents.base import AgentOptionError, agent_options
+
+    class Base:
+        def __init__(self, depth: int = 1, seed=None) -> None:
+            self.depth = depth
+
+    class Child(Base):
+        def __init__(self, width: int = 2, **kwargs) -> None:
+            super().__init__(**kwargs)
+            self.width = width
+
+    def preset(**options) -> Child:
+        return Child(**{"depth": 3, **options})
+
+    def anything(**options):            # says nothing about what it accepts: never refused
+        return SmallestAgent()
+
+    assert agent_options(Child) == ["width", "depth", "seed"]
+    assert agent_options(preset) == ["width", "depth", "seed"]
+    assert agent_options(anything) is None
+    assert make_agent(preset, depth=5).depth == 5 and make_agent(anything, whatever=1)
+    with pytest.raises(AgentOptionError, match="'dpth' .did you mean 'depth'.*its options: width, depth, seed"):
+        make_agent(preset, dpth=5)
+    path = tmp_path / "mine.py"
+    path.write_text("class Mine:\n    def __init__(self, depth=1):\n        self.depth = depth\n"
+                    "    def bid(self, obs):\n        return 0\n    def play(self, obs):\n        return obs.legal_moves[0]\n")
+    assert make_agent(f"{path}:Mine:depth=2").depth == 2
+    with pytest.raises(AgentOptionError, match=r"mine.py:Mine' has no option 'deep'.*its options: depth$"):
+        make_agent(f"{path}:Mine:deep=2")
+
+
+def test_cli_duel_with_a_misspelled_option_names_the_valid_ones(capsys):
+    from ddzlab.cli import main
+    assert main(["duel", "ismcts:iteratons=10", "greedy", "--deals", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "agent 'ismcts' has no option 'iteratons'" in err and "iterations" in err
+    assert "unexpected keyword" not in err

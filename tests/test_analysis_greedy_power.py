@@ -124,7 +124,7 @@ def test_move_power_counts_kicker_groups_not_cards() -> None:
 
 
 def _q_by_definition(bits: int, move) -> int:
-    """Q(S, a) read straight from REFERENCE §4 on rank counts (the oracle of the
+    """Q(S, a) read straight from docs/definitions.md#greedy-split on rank counts (the oracle of the
     bit-parallel `q_value`)."""
     from ddzlab.cards import R2, unpack
     c, mc = unpack(bits), unpack(move.cards)

@@ -446,3 +446,37 @@ def test_ctrl_c_while_the_command_line_imports_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert console.main() == 130
     assert capsys.readouterr().err == "\nddzlab: interrupted\n"
+
+
+def test_experiment_status_name_shows_that_experiment_only(tmp_path, monkeypatch, capsys):
+    """``ddzlab experiment status NAME``: NAME filters the table to its one row; a name that
+    is neither in the catalog nor on disk is an error naming it (exit 2), not the whole table."""
+    from ddzlab.experiments import CATALOG
+    monkeypatch.setenv("DDZLAB_EXPERIMENTS", str(tmp_path))
+    assert "06_tournament" in CATALOG and "05_strongest" in CATALOG
+    assert cli.main(["experiment", "status", "06_tournament"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 2 and rows[1].split()[0] == "06_tournament"      # header and one row
+    assert cli.main(["experiment", "status", "no_such_experiment"]) == 2
+    captured = capsys.readouterr()
+    assert "no experiment 'no_such_experiment'" in captured.err and "06_tournament" in captured.err
+    assert captured.out == ""
+
+
+def test_solve_prints_the_legal_leads():
+    """README: `ddzlab solve` prints the legal leads. 3345 may lead 3, 4, 5 (solos) and 33
+    (a pair): no chain (five ranks needed), trio or bomb."""
+    code, out = run_main(["solve", "3345"])
+    assert code == 0
+    lines = out.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith("legal leads:"))
+    assert lines[i] == "legal leads: 4 (3 solo, 1 pair)"
+    assert sorted(lines[i + 1].split()) == ["3", "33", "4", "5"]
+    # 3456789TJQKA: 12 solos and the chains of 5 to 12 ranks within 3..A (8 + 7 + ... + 1 = 36)
+    code, out = run_main(["solve", "3456789TJQKA"])
+    line, listed = next((a, b) for a, b in zip(out.splitlines(), out.splitlines()[1:])
+                        if a.startswith("legal leads:"))
+    assert line == "legal leads: 48 (12 solo, 36 solo chain)"
+    from ddzlab.analysis.report import LEADS_SHOWN
+    shown = listed.split(" ... ")[0].split()
+    assert len(shown) == LEADS_SHOWN and listed.endswith(f"... (+{48 - LEADS_SHOWN} more)")

@@ -1,4 +1,4 @@
-"""Differential test: ddzlab's standard legal moves equal DouZero's (REFERENCE.md §1).
+"""Differential test: ddzlab's standard legal moves equal DouZero's (docs/definitions.md#standard-move-set).
 
 The oracle is DouZero 1.1.0's `MovesGener` filtered by its own `move_detector`; the test
 needs `pip install --no-deps douzero==1.1.0` (``make setup`` and environment.yml install it).

@@ -350,3 +350,78 @@ def test_single_seat_refuses_bad_seats():
         SingleSeatEnv(illegal="ignore")
     with pytest.raises(EnvError, match="fix the seat"):
         SingleSeatEnv(seat="random", encoding="douzero")
+
+
+# -- after the end, and odd seeds (issue 37): ddzlab's errors, nothing changed ---------------------
+def _played_out(env):
+    """Play the AEC environment's game to its end (first legal action), every agent leaving."""
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_aec_step_after_the_episode_raises_a_ddzlab_error_and_changes_nothing():
+    from ddzlab.env.table import EpisodeOverError
+    env = DouDizhuEnv("mini")
+    with pytest.raises(EpisodeOverError, match="call reset"):       # never reset
+        env.step(0)
+    env.reset(seed=3)
+    while not env.game.is_over:                 # to the end, before the agents leave
+        obs = env.observe(env.agent_selection)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    history, selected = list(env.game.history), env.agent_selection
+    with pytest.raises(EpisodeOverError, match="only step None"):    # a done agent steps None only
+        env.step(0)
+    assert env.agent_selection == selected and env.game.history == history and len(env.agents) == 3
+    _played_out(env)
+    assert env.agents == []
+    rewards = dict(env.rewards)
+    for action in (0, None):
+        with pytest.raises(EpisodeOverError, match="the episode is over.*reset") as exc:
+            env.step(action)
+        assert isinstance(exc.value, ValueError) and not isinstance(exc.value, KeyError)
+    assert env.agents == [] and env.game.history == history and env.rewards == rewards
+
+
+def test_single_seat_step_after_the_episode_raises_a_ddzlab_error():
+    from ddzlab.env.table import EpisodeOverError
+    env = SingleSeatEnv("mini", opponents="smallest")
+    with pytest.raises(EpisodeOverError):
+        env.step(0)
+    env.reset(seed=1)
+    done = False
+    while not done:
+        _, _, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    history = list(env.game.history)
+    with pytest.raises(EpisodeOverError, match="call reset"):
+        env.step(0)
+    assert env.game.history == history
+
+
+BAD_SEEDS = [-1, -2**70, 1.5, 1e30, float("nan"), "7", b"7", True, np.float64(1.0), np.int64(-3), [1, 2], object()]
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+@pytest.mark.parametrize("make", [lambda: DouDizhuEnv("mini"), lambda: SingleSeatEnv("mini")],
+                         ids=["aec", "single"])
+def test_a_reset_seed_gymnasium_would_refuse_raises_seed_error_naming_it(make, seed):
+    from ddzlab.errors import SeedError
+    env = make()
+    env.reset(seed=5)
+    deal = env.game.deal
+    with pytest.raises(SeedError, match="a reset seed is None or a whole number of at least 0") as exc:
+        env.reset(seed=seed)
+    assert repr(seed) in str(exc.value)
+    assert env.game.deal == deal                                    # nothing was dealt
+
+
+@pytest.mark.parametrize("make", [lambda: DouDizhuEnv("mini"), lambda: SingleSeatEnv("mini")],
+                         ids=["aec", "single"])
+def test_reset_takes_none_and_whole_numbers_at_least_zero(make):
+    env = make()
+    deals = []
+    for seed in (0, 2**70, np.int64(9), np.uint8(9), 9):
+        env.reset(seed=seed)
+        deals.append(env.game.deal)
+    assert deals[2] == deals[3] == deals[4]          # a numpy integer is its value
+    env.reset(seed=None)

@@ -67,3 +67,59 @@ def test_load_refuses_other_files(tmp_path):
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ModelFileError):
         QLearner.load(tmp_path / "junk.npz")
+
+
+# -- crafted files (issue 37): refused from the headers, before the network is allocated --------
+def _saved(tmp_path, **arrays):
+    """A file laid out as `QLearner.save` writes one, with ``arrays`` replacing its own."""
+    learner = QLearner("mini", hidden=4, seed=0)
+    path = tmp_path / "crafted.npz"
+    np.savez_compressed(path, **{"rules": np.array("mini"), **learner.params, **arrays})
+    return path
+
+
+def test_load_refuses_a_huge_declared_network_without_allocating_it(tmp_path):
+    """A 400,000-unit hidden layer of zeros packs into a few KB, but the network it declares
+    (170 x 400,000 weights and more) would take over half a GB: refused from the headers."""
+    import tracemalloc
+    h = 400_000
+    path = _saved(tmp_path, b1=np.zeros(h, np.float32), w2=np.zeros(h, np.float32),
+                  Ws=np.zeros((1, 1), np.float32), Wa=np.zeros((1, 1), np.float32))
+    assert path.stat().st_size < 20_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(ModelFileError, match=r"crafted.npz is not a saved QLearner: .*b1.* 1..\d+ units"):
+            QLearner.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MB allocated before refusing"
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf, 1e39])   # 1e39 is beyond float32
+def test_load_refuses_nan_and_infinite_weights(tmp_path, value):
+    w2 = QLearner("mini", hidden=4, seed=0).params["w2"].astype(np.float64)
+    w2[2] = value
+    with pytest.raises(ModelFileError, match="array 'w2' holds 1 NaN or infinite value"):
+        QLearner.load(_saved(tmp_path, w2=w2))
+
+
+def test_load_refuses_declared_sizes_the_file_cannot_hold(tmp_path):
+    import zipfile
+    good = _saved(tmp_path)
+    assert QLearner.load(good).params["b1"].shape == (4,)
+    # an array whose .npy header declares more values than its bytes hold
+    header = bytearray(zipfile.ZipFile(good).read("b1.npy"))
+    cut = tmp_path / "cut.npz"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(cut, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            dst.writestr(info.filename, bytes(header[:-8]) if info.filename == "b1.npy" else data)
+    with pytest.raises(ModelFileError, match="'b1' declares .* bytes, not the size of its"):
+        QLearner.load(cut)
+    # arrays of the wrong dimensions, an unknown array, a rule set that does not exist
+    for bad, problem in [({"Wa": np.zeros((5, 4), np.float32)}, "'Wa' is float32 of shape .5, 4."),
+                         ({"extra": np.zeros(1)}, "extra.npy"),
+                         ({"rules": np.array("chess")}, "rules 'chess'")]:
+        with pytest.raises(ModelFileError, match=problem):
+            QLearner.load(_saved(tmp_path, **bad))

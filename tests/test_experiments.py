@@ -91,7 +91,8 @@ def test_a_prefix_then_the_rest_and_a_growing_grid(tmp_path):
     runs = json.loads((tmp_path / "t" / "experiment.json").read_text())["runs"]
     assert [r["games_added"] for r in runs] == [8, 16, 12]
     # a smaller grid reads only its pairs, all_rows everything
-    assert len(load_games(exp, root=tmp_path)) == len(full)
+    with pytest.warns(UserWarning, match="no longer in t's grid"):
+        assert len(load_games(exp, root=tmp_path)) == len(full)
     assert len(load_games(exp, root=tmp_path, all_rows=True)) == len(grown)
 
 
@@ -143,7 +144,7 @@ def _rows(n, start=0):
             for i in range(start, start + n)]
 
 
-@pytest.mark.filterwarnings("ignore:.*incomplete gzip member")
+@pytest.mark.filterwarnings("ignore:.*incomplete block")
 def test_store_drops_only_a_cut_last_member_and_compacts_atomically(tmp_path):
     path = tmp_path / "games.csv.gz"
     ends = [0]
@@ -155,7 +156,9 @@ def test_store_drops_only_a_cut_last_member_and_compacts_atomically(tmp_path):
     assert len(full) == 20 and dropped == 0
     # gzip and pandas read the multi-member file as one stream
     assert gzip.decompress(whole).decode().count("\n") == 21
-    pd.testing.assert_frame_equal(pd.read_csv(path, dtype=store.DTYPES, keep_default_na=False), full)
+    plain = pd.read_csv(path, dtype=store.DTYPES, keep_default_na=False)
+    assert list(plain.columns) == store.COLUMNS + ["check"]
+    pd.testing.assert_frame_equal(plain.drop(columns="check"), full)
     rng = np.random.default_rng(0)
     for cut in sorted(rng.integers(1, len(whole), 25)):
         path.write_bytes(whole[:cut])
@@ -169,11 +172,16 @@ def test_store_drops_only_a_cut_last_member_and_compacts_atomically(tmp_path):
         assert (dropped > 0) == bool(caught)
         kept = store.compact(path)
         assert len(kept) == len(rows) and store.read_rows(path)[1] == 0
-    # garbage after the last member (a corrupt last line) is dropped the same way
+    # garbage after the last block is no interrupted write (that starts like a block): damage,
+    # refused with its byte range; every row before it is still read
     path.write_bytes(whole + b"config,opp\x00garbage")
-    with pytest.warns(UserWarning, match="incomplete gzip member"):
-        rows, dropped = store.read_rows(path)
-    assert len(rows) == 20 and dropped == len(b"config,opp\x00garbage")
+    with pytest.raises(store.DamagedStoreError, match=f"bytes {len(whole)}-{len(whole) + 18}"):
+        store.read_rows(path, repair="ddzlab experiment repair t")
+    got = store.read_store(path)
+    assert got.damaged and len(got.rows) == 20
+    with pytest.raises(store.DamagedStoreError, match="ddzlab experiment repair t"):
+        store.compact(path, repair="ddzlab experiment repair t")
+    assert path.read_bytes() == whole + b"config,opp\x00garbage"          # nothing written
 
 
 def test_store_refuses_a_foreign_file_and_a_game_stored_twice(tmp_path):
@@ -188,11 +196,16 @@ def test_store_refuses_a_foreign_file_and_a_game_stored_twice(tmp_path):
         store.compact(path)
 
 
-def test_compact_drops_a_game_whose_pair_is_incomplete(tmp_path):
+def test_a_game_with_one_role_is_refused_and_repair_drops_it(tmp_path):
     path = tmp_path / "games.csv.gz"
     store.append(path, _rows(5))            # deal 2 has only its landlord game
-    kept = store.compact(path)
-    assert len(kept) == 4 and set(kept.deal) == {0, 1}
+    before = path.read_bytes()
+    with pytest.raises(store.BadRowsError, match="only one of their two roles"):
+        store.compact(path)
+    assert path.read_bytes() == before
+    done = store.repair(path)
+    assert done.kept == 4 and done.dropped == {"games with one role left (the other lost)": 1}
+    assert set(store.read_rows(path)[0].deal) == {0, 1}
 
 
 KILL_SCRIPT = """

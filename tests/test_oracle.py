@@ -1,4 +1,4 @@
-"""ddzlab's rules against the independent oracle of tests/oracle.py (REFERENCE.md §1-3).
+"""ddzlab's rules against the independent oracle of tests/oracle.py (docs/rules.md).
 
 The oracle classifies cards from the rule text and finds moves by brute force; nothing here
 comes from `ddzlab.moves` except the answers under test. Hand-written tables give the

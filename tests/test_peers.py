@@ -21,7 +21,7 @@ def test_missing_peer_fails_in_ci_and_skips_elsewhere(monkeypatch, env, required
 
 def test_every_install_route_installs_the_same_douzero():
     """make setup (pip --no-deps) and the conda route (environment.yml pip section) both
-    install douzero, at the version the differential tests and REFERENCE §6 name."""
+    install douzero, at the version the differential tests and docs/definitions.md#peer-figures name."""
     import re
     from pathlib import Path
 

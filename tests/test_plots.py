@@ -245,3 +245,61 @@ def test_runs_strip_uses_t_and_adds_the_noise_of_shared_games():
     m = np.mean(v)
     assert half_width(games=1000) == pytest.approx(
         sps.t.ppf(0.975, 4) * np.sqrt(np.var(v, ddof=1) / 5 + m * (1 - m) / 1000))
+
+
+def _png(draw, decision) -> bytes:
+    """The PNG of one axes drawn by ``draw(ax, x, y, decision)``, as `ddzlab.config.savefig` saves."""
+    x, y = np.meshgrid(np.linspace(-0.5, 3.5, 200), np.linspace(-0.5, 4.5, 200))
+    fig, ax = plt.subplots(figsize=(3.5, 3.5))
+    draw(ax, x, y, decision(x, y))
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def test_decision_regions_draw_the_same_pixels_when_the_decision_differs_in_its_last_bits():
+    """issue 37: 01_decision_boundary.png changed from machine to machine. A linear decision
+    computed through another BLAS differs in its last bits (here: relative 1e-12), never in
+    its sign at a grid point (|d| >= 3e-4 there in notebook 01): the figure must not change."""
+    coef = np.array([0.68, 0.435])
+    here = lambda x, y: coef[0] * x + coef[1] * y - 1.2
+    there = lambda x, y: here(x, y) * (1 + 1e-12)
+    draw = lambda ax, x, y, d: plots.decision_regions(ax, x, y, d, colors=("#4393c3", "#d6604d"))
+    assert _png(draw, here) == _png(draw, there)
+    assert _png(draw, here) != _png(draw, lambda x, y: -here(x, y))       # the regions are drawn
+    # the notebook's former drawing, a contour of the decision itself, does change
+    former = lambda ax, x, y, d: ax.contour(x, y, d, levels=[0], colors="k", linewidths=1)
+    assert _png(former, here) != _png(former, there)
+
+
+def test_label_points_keeps_clustered_labels_apart():
+    """Labels of points that nearly coincide (05_oracle's guessers at one accuracy) neither
+    overlap each other nor cover a point, and stay inside the axes."""
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    x = [0.680, 0.683, 0.686, 0.689, 0.691, 0.692, 0.99, 1.0]
+    y = [0.793, 0.805, 0.800, 0.813, 0.825, 0.806, 0.882, 0.875]
+    labels = ["policy", "policy64", "policy16", "mcmc", "policy256", "bomb", "q=0.95", "q=1.0"]
+    ax.plot(x, y, "o")
+    ax.set_xlim(0.6, 1.05)
+    ax.set_ylim(0.7, 0.95)
+    anns = plots.label_points(ax, x, y, labels)
+    assert [a.get_text() for a in sorted(anns, key=lambda a: labels.index(a.get_text()))] == labels
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [a.get_window_extent(r) for a in anns]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), "two labels overlap"
+    frame = ax.get_window_extent(r)
+    assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in boxes)
+    points = ax.transData.transform(np.column_stack([x, y]))
+    for b in boxes:
+        assert not any(b.contains(px, py) for px, py in points), "a label covers a point"
+    # deterministic: the same call places the labels in the same places
+    fig2, ax2 = plt.subplots(figsize=(5, 3.5))
+    ax2.plot(x, y, "o")
+    ax2.set_xlim(0.6, 1.05)
+    ax2.set_ylim(0.7, 0.95)
+    again = plots.label_points(ax2, x, y, labels)
+    assert [a.xyann for a in again] == [a.xyann for a in anns]

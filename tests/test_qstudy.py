@@ -137,12 +137,21 @@ def test_checkpoint_deltas_by_hand():
     assert (r.train_opponent, r.games, r.opponent, r.runs, r.deals) == ("self", 10, "greedy", 2, 3)
     # Δ = [[0, .5, .5], [-.5, 0, 0]]: run means 1/3, -1/6; deal means -1/4, 1/4, 1/4
     assert r.delta == pytest.approx(1 / 12)
-    se = (1 / 8 / 2 + 1 / 12 / 3) ** 0.5          # var(run means)/S + var(deal means)/D
-    assert r.se == pytest.approx(se)
+    # the run as the unit: a t over the two run means (1 df)
+    se = (1 / 8 / 2) ** 0.5                       # var(run means) = 1/8, S = 2
+    assert r.se == pytest.approx(se) and r.sd_run == pytest.approx(1 / 8 ** 0.5)
     assert r.hi - r.delta == pytest.approx(12.7062047 * se, rel=1e-6)   # t(0.975, 1 df)
+    from scipy.stats import ttest_1samp
+    assert r.p == pytest.approx(ttest_1samp([1 / 3, -1 / 6], 0).pvalue)
+    # the deal as the unit: a paired t over the three deal means (2 df)
+    assert r.p_deal == pytest.approx(ttest_1samp([-0.25, 0.25, 0.25], 0).pvalue)
+    assert r.hi_deal - r.delta == pytest.approx(4.30265273 * (1 / 12 / 3) ** 0.5, rel=1e-6)
     assert r.wp_prior == pytest.approx(0.5) and r.wp == pytest.approx((2.5 + 1) / 6)
     assert r.p_holm == pytest.approx(r.p) and 0.5 < r.p < 1
-    assert r.mde > abs(r.delta)
+    assert r.p_deal_holm == pytest.approx(r.p_deal)
+    from ddzlab.stats import mde
+    assert r.mde == pytest.approx(mde(r.sd_run, 2)) and r.mde > abs(r.delta)
+    assert r.mde_deal == pytest.approx(mde((1 / 12) ** 0.5, 3))
     # run 0's Δ [0, .5, .5] and run 1's [-.5, 0, 0] both have SD sqrt(1/12) over deals
     assert r.sd_deal == pytest.approx((1 / 12) ** 0.5)
 
@@ -158,10 +167,12 @@ def test_checkpoint_deltas_one_run_and_holm_over_the_family():
     assert d.loc["greedy", "delta"] == pytest.approx(x.mean())
     assert d.loc["greedy", "se"] == pytest.approx(x.std(ddof=1) / 6 ** 0.5)
     assert d.loc["greedy", "runs"] == 1 and d.loc["greedy", "deals"] == 6
+    assert d.loc["greedy", "p"] == d.loc["greedy", "p_deal"] and np.isnan(d.loc["greedy", "sd_run"])
     # against rulev1 Δ = 0,0,0,0,0,-.5
     assert d.loc["rulev1", "delta"] == pytest.approx(-0.5 / 6)
     from statsmodels.stats.multitest import multipletests
     assert list(d.p_holm) == pytest.approx(list(multipletests(d.p, method="holm")[1]))
+    assert list(d.p_deal_holm) == pytest.approx(list(multipletests(d.p_deal, method="holm")[1]))
 
 
 def test_protocol_contrasts_by_hand():

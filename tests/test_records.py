@@ -55,9 +55,47 @@ def test_resumed_duel_appends_to_its_record_and_refuses_another(tmp_path):
     assert rec.read_text() == full
     with pytest.raises(RecordError, match="holds another run .seed=1"):
         RecordWriter(rec, rules="standard", agents=["smallest", "random"], seed=2, source="duel")
-    # without --results a duel starts its record afresh
+    # without --results the same duel starts its own record afresh
     duel_games("smallest", "random", 1, seed=1, progress=False, record=rec)
     assert len(read_records(rec)[1]) == 2
+
+
+def test_duel_record_into_a_file_of_another_duel_is_refused_and_the_file_kept(tmp_path, capsys):
+    """records.py: an existing record is appended to only by the same run; another duel's
+    file is refused with an error naming it, resumed (--results) or not, and left as it was."""
+    rec = tmp_path / "games.jsonl"
+    assert main(["duel", "smallest", "random", "--deals", "1", "--quiet", "--record", str(rec)]) == 0
+    before = rec.read_bytes()
+    capsys.readouterr()
+    for extra in ([], ["--results", str(tmp_path / "new.csv")]):
+        code = main(["duel", "greedy", "random", "--deals", "1", "--quiet", "--record", str(rec), *extra])
+        err = capsys.readouterr().err
+        assert code == 2 and str(rec) in err and "another run" in err and "another file" in err
+        assert rec.read_bytes() == before
+        assert not (tmp_path / "new.csv").exists()      # refused before any file is written
+    # the same duel again, not resumed: its own record, written afresh (same games)
+    assert main(["duel", "smallest", "random", "--deals", "1", "--quiet", "--record", str(rec)]) == 0
+    assert len(read_records(rec)[1]) == 2
+
+
+def test_tournament_record_into_a_file_of_a_duel_is_refused_and_the_file_kept(tmp_path):
+    from ddzlab.arena import tournament
+    rec = tmp_path / "games.jsonl"
+    duel_games("smallest", "random", 1, seed=0, progress=False, record=rec)
+    before = rec.read_bytes()
+    with pytest.raises(RecordError, match=f"{rec.name} holds another run .* use another file"):
+        tournament(["smallest", "random", "greedy"], 1, progress=False, record=rec)
+    assert rec.read_bytes() == before
+
+
+def test_play_record_appends_games_of_the_same_set_up(tmp_path):
+    """``play --help`` says "append": two scripted games into one file are games 0 and 1."""
+    rec = tmp_path / "play.jsonl"
+    for _ in range(2):
+        assert main(["play", "--seed", "1", "--record", str(rec)], stdin=io.StringIO("quit\n"),
+                    stdout=io.StringIO()) == 1
+    header, games = read_records(rec)
+    assert header.source == "play" and [g.index for g in games] == [0, 1]
 
 
 def test_bidding_game_record_with_evaluations():

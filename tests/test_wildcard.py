@@ -1,4 +1,4 @@
-"""The wildcard rule set (花牌, REFERENCE §7) against the independent oracle of tests/oracle.py.
+"""The wildcard rule set (花牌, docs/rules.md#other-rule-sets) against the independent oracle of tests/oracle.py.
 
 The oracle tries each of the 12 ranks the flower card ``F`` may stand for, classifies the
 natural cards plus that rank from the rule text and de-duplicates (`oracle.wild_leading`);

@@ -80,6 +80,11 @@ class AgentError(DdzError):
     """An unknown agent name or a bad agent spec."""
 
 
+class AgentOptionError(AgentError):
+    """An option an agent does not take (``ismcts:iteratons=10``): the message names the
+    agent, the option and the options the agent takes (`agent_options`)."""
+
+
 _REGISTRY: dict[str, Callable[..., Agent]] = {}
 _DISCOVERED = False
 
@@ -294,10 +299,10 @@ def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
         ref = _spec_reference(spec)
         if ref is not None:
             target, cls, opts = ref
-            return _call(_load_class(target, cls), seed, {**opts, **kwargs})
+            return _call(_load_class(target, cls), seed, {**opts, **kwargs}, f"{target}:{cls}")
         name, opts = parse_spec(spec)
         opts.update(kwargs)
-        return _call(_factory(name), seed, opts)
+        return _call(_factory(name), seed, opts, name)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         opts = {**spec[1], **kwargs}
         return make_agent(spec[0], opts.pop("seed", seed), **opts)
@@ -306,7 +311,94 @@ def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
     raise AgentError(f"cannot build an agent from {spec!r}: give a name, (name, kwargs) or a factory")
 
 
-def _call(factory: Callable[..., Agent], seed: Any, kwargs: dict[str, Any]) -> Agent:
+_NAMED = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def _parameters(func: Any, drop_first: bool = False) -> Optional[tuple[list[str], bool]]:
+    """(the keyword parameters of ``func``, whether it also takes ``**kwargs``); None when
+    its signature cannot be read (a builtin)."""
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if drop_first:
+        params = params[1:]
+    return ([p.name for p in params if p.kind in _NAMED],
+            any(p.kind is p.VAR_KEYWORD for p in params))
+
+
+def _returned_class(func: Any) -> Optional[type]:
+    """The class a factory function says it returns (its return annotation), if any."""
+    try:
+        annotation = inspect.signature(func).return_annotation
+    except (TypeError, ValueError):
+        return None
+    if isinstance(annotation, str):        # postponed: look the name up where func sees it
+        try:
+            scope = inspect.getclosurevars(func)
+        except TypeError:
+            return None
+        name = annotation.strip("'\"")
+        annotation = scope.nonlocals.get(name, scope.globals.get(name, getattr(func, "__globals__", {}).get(name)))
+    return annotation if inspect.isclass(annotation) and annotation is not inspect.Signature.empty else None
+
+
+def agent_options(factory: Callable[..., Agent]) -> Optional[list[str]]:
+    """The options (keyword arguments) an agent factory takes, in signature order, or None
+    when they cannot be told (a factory that takes any keyword and says nothing more).
+
+    ``**kwargs`` is followed: in a class, to the ``__init__`` of the next class of its MRO
+    (``super().__init__(**kwargs)``); in a factory function, to the class its return
+    annotation names (``def strong(**options) -> ISMCTSAgent``)."""
+    names: list[str] = []
+    if inspect.isclass(factory):
+        for klass in factory.__mro__:
+            init = klass.__dict__.get("__init__")
+            if init is None:
+                continue
+            if klass is object:
+                return names
+            got = _parameters(init, drop_first=True)
+            if got is None:
+                return None
+            names += [n for n in got[0] if n not in names]
+            if not got[1]:
+                return names
+        return names
+    got = _parameters(factory)
+    if got is None:
+        return None
+    names = list(got[0])
+    if got[1]:
+        target = _returned_class(factory)
+        more = None if target is None else agent_options(target)
+        if more is None:
+            return None
+        names += [n for n in more if n not in names]
+    return names
+
+
+def _check_options(label: str, factory: Callable[..., Agent], kwargs: dict[str, Any]) -> None:
+    """`AgentOptionError` for options ``factory`` does not take, naming the valid ones."""
+    valid = agent_options(factory)
+    if valid is None:
+        return
+    bad = [k for k in kwargs if k not in valid]
+    if not bad:
+        return
+    import difflib
+    hints = [f"{k!r} (did you mean {close[0]!r}?)" if (close := difflib.get_close_matches(k, valid, 1))
+             else repr(k) for k in bad]
+    raise AgentOptionError(f"agent {label!r} has no option{'s' * (len(bad) > 1)} {', '.join(hints)}; "
+                           f"its options: {', '.join(valid) or 'none'}")
+
+
+def _call(factory: Callable[..., Agent], seed: Any, kwargs: dict[str, Any],
+          label: Optional[str] = None) -> Agent:
+    """``factory(**kwargs)``, with ``seed`` added when the factory takes one; an option it
+    does not take raises `AgentOptionError` (``label`` names the agent in the message)."""
+    label = label or getattr(factory, "__name__", None) or str(factory)
+    _check_options(label, factory, kwargs)
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -317,8 +409,7 @@ def _call(factory: Callable[..., Agent], seed: Any, kwargs: dict[str, Any]) -> A
     try:
         return factory(**kwargs)
     except TypeError as e:
-        raise AgentError(f"cannot build agent {getattr(factory, '__name__', factory)} "
-                         f"with {kwargs}: {e}") from None
+        raise AgentError(f"cannot build agent {label} with {kwargs}: {e}") from None
 
 
 def agent_name(agent: Any) -> str:
@@ -408,7 +499,8 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100,
     return game
 
 
-__all__ = ["Agent", "Evaluating", "last_evaluation", "AgentSpec", "AgentError", "register_agent", "make_agent", "available_agents",
+__all__ = ["Agent", "Evaluating", "last_evaluation", "AgentSpec", "AgentError", "AgentOptionError",
+           "agent_options", "register_agent", "make_agent", "available_agents",
            "describe_agents", "class_reference", "portable_spec", "ENTRY_POINT_GROUP",
            "register_trainer", "available_trainers",
            "parse_spec", "agent_name", "play_game", "DEFAULT_PLAY_AGENT"]

@@ -1,4 +1,4 @@
-"""`GreedyAgent`: plays du-guai's greedy split (REFERENCE §4) with a farmer's manners.
+"""`GreedyAgent`: plays du-guai's greedy split (docs/definitions.md#greedy-split) with a farmer's manners.
 
 It leads the play with the highest Q(S, a) (`ddzlab.analysis.greedy_q`): the one that leaves
 the hand easiest to empty. Following, it takes the best-Q reply that is not a bomb; it

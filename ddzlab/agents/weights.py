@@ -1,10 +1,10 @@
-"""`WeightsAgent`: seed 003's weight-based rule AI, playing knowing its role.
+"""`WeightsAgent`: penkzhou/DouDiZhu's weight-based rule AI, playing knowing its role.
 
 Every move is scored by hand power (`ddzlab.analysis.power`): the *gain* of a play is
 ``power(hand - play) - power(hand)``, positive for the plays of the hand's best split
 (taking a weak play out of the hand raises its power) and low for plays that break good
 combinations or spend bombs. Leading, it plays the highest gain (the weakest play of the
-best split: the seed's hint order). Following, it plays the best reply unless its gain,
+best split: penkzhou/DouDiZhu's hint order). Following, it plays the best reply unless its gain,
 less a cost for spending 2s and jokers early, is below a threshold.
 
 On top of that base come named rules, tried in a fixed order; the first that applies picks

@@ -1,4 +1,4 @@
-"""Fewest plays to empty a hand (homework Q1): A* over the rank sweep.
+"""Fewest plays to empty a hand (the homework's first question, docs/rules.md#other-rule-sets): A* over the rank sweep.
 
 `min_plays` searches the sweep of `ddzlab.analysis._core`: a state is (current rank,
 remaining cards, pending planes); from it the search either starts one more chain main

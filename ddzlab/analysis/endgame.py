@@ -1,6 +1,6 @@
 """Open-hand endgame solver: who wins with perfect play when every hand is known.
 
-Two hands (1v1, homework Q3): the players alternate; the responder beats the last play
+Two hands (docs/definitions.md#two-player-mode): the players alternate; the responder beats the last play
 or passes, and a pass hands the lead back. Three hands: the landlord (seat ``landlord``)
 against two farmers who win together; a trick ends after two passes in a row. The first
 player to empty the hand wins (for the farmers, either of them).

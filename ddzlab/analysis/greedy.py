@@ -1,4 +1,4 @@
-"""du-guai's greedy split Q(S, a) (seed 000), exactly as REFERENCE.md §4 defines it.
+"""du-guai's greedy split Q(S, a), exactly as docs/definitions.md#greedy-split defines it.
 
     Q(S, a) = len(a) + d(S - a) + r          (a leaves cards)
     Q(S, a) = MAX_Q + len(a) + r             (a empties S)
@@ -9,7 +9,7 @@ X's cards below the 2: the largest count of one rank, the longest solo chain if 
 at least five ranks, twice the longest pair chain if it has at least three pairs.
 The best play maximises Q; ``delta_q = max_q - q`` says how much worse a play splits.
 
->>> res = greedy_q("345667")          # the seed's example
+>>> res = greedy_q("345667")          # du-guai's example
 >>> res.q_of("66"), res.q_of("34567"), res.max_q
 (3, 6, 6)
 >>> greedy_q("44445").q_of("4")       # breaks the bomb: 1 + d(4445) - 1

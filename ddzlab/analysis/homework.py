@@ -1,4 +1,4 @@
-"""The homework's own formulations (seed 004), reproduced to compare with ddzlab's searches.
+"""The homework assignment's own formulations, reproduced to compare with ddzlab's searches.
 
 `homework_astar` is the homework's A* for the fewest plays: a state is the whole remaining
 hand, one step is one legal play (`ddzlab.moves.legal_moves`), and the heuristic is

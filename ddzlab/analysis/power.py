@@ -1,4 +1,4 @@
-"""Weight-based hand power and hints (seed 003, penkzhou/DouDiZhu), in ddzlab's terms.
+"""Weight-based hand power and hints (penkzhou/DouDiZhu; docs/definitions.md#hand-power), in ddzlab's terms.
 
 Every play gets a *power*: a fixed cost per play (-150) plus -100 x its "badness", which is
 lower (better) for high ranks, long chains, bombs and the rocket. The power of a hand is
@@ -11,7 +11,7 @@ its order), so the recursion memoised on the remaining cards is fast. The plays 
 one call to ``ddzlab.moves`` on the whole hand: a play of a sub-hand is a play of the hand,
 so each state filters that list by containment instead of regenerating moves.
 
-Hints (the seed's recommendation) order the legal plays by the power of what remains
+Hints (penkzhou/DouDiZhu's recommendation) order the legal plays by the power of what remains
 after them, best first; ties go to the play with less power of its own (keep strong
 cards), then to the lower rank.
 
@@ -21,7 +21,7 @@ Limits (issue 22): the number of sub-hands grows about twofold per two cards (ra
 refuse a hand of more than `MAX_POWER_CARDS` cards at once, and every search stops with
 `SearchLimitError` once it holds `MAX_POWER_STATES` sub-hands (under 100 MB, 5-20 s).
 
->>> [str(m) for m, _ in hints("433335")][:3]    # the seed's example: keep the bomb
+>>> [str(m) for m, _ in hints("433335")][:3]    # penkzhou/DouDiZhu's example: keep the bomb
 ['4', '5', '333345']
 """
 from __future__ import annotations
@@ -48,14 +48,14 @@ MAX_POWER_STATES = 250_000
 
 @dataclass(frozen=True)
 class PowerConstants:
-    """The seed's weights behind `move_power`, in one place so they can be tuned.
+    """penkzhou/DouDiZhu's weights behind `move_power`, in one place so they can be tuned.
 
     The power of a play is ``one_hand + unit * bad``. Its badness ``bad`` is, by the width
     of its main part: ``base + slope * (15 - middle face) + chain * length`` (chains of
     solos count from 5 links, of pairs from 3, of trios from 2; each kicker group of a
     trio takes ``kicker``); a bomb is ``bomb + bomb_slope * (15 - face)`` (a bomb of 2s
     ``bomb_2``); four-with-kickers ``four_two``; the rocket ``rocket``. The defaults are
-    the seed's values (frozen, hashable: the per-kind cache keys on them).
+    penkzhou/DouDiZhu's values (frozen, hashable: the per-kind cache keys on them).
     """
     one_hand: float = ONE_HAND_POWER
     unit: float = POWER_UNIT
@@ -85,7 +85,7 @@ def _move_power(kind: Kind, rank: int, length: int, groups: int,
     else:
         width, step = KIND_SHAPE[kind]
         low = _face(rank)
-        top = low + ((length - 1) * step + 1) / 2.0   # middle of the span, as the seed
+        top = low + ((length - 1) * step + 1) / 2.0   # middle of the span, as penkzhou/DouDiZhu has it
         serial = length
         if width == 4:
             if groups:
@@ -116,7 +116,7 @@ def _groups(move: Move) -> int:
 
 
 def move_power(move: Move, constants: PowerConstants = SEED_POWER) -> float:
-    """The seed's power of one play (higher is better; pass is 0), under ``constants``.
+    """penkzhou/DouDiZhu's power of one play (higher is better; pass is 0), under ``constants``.
 
     >>> round(move_power(Move(Kind.SOLO, 0, 1, 1)), 2), round(move_power(Move(Kind.ROCKET, 13, 1, 0)), 2)
     (-210.87, 650.0)
@@ -218,7 +218,7 @@ def refuse_large_hand(bits: int) -> None:
 
 def hand_power(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
                constants: PowerConstants = SEED_POWER) -> PowerResult:
-    """The power of ``hand`` (the seed's p(cards)) and its best split; computed cold.
+    """The power of ``hand`` (penkzhou/DouDiZhu's p(cards)) and its best split; computed cold.
 
     Raises `SearchLimitError` (a ValueError) for a hand of more than `MAX_POWER_CARDS`
     cards, or one whose search exceeds `MAX_POWER_STATES` sub-hands."""

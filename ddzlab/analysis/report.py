@@ -1,12 +1,15 @@
 """`solve_report`: the text `ddzlab solve` prints for one hand.
 
+First the legal leads (every move the hand may lead: how many, by kind, and the first
+`LEADS_SHOWN`), then the searches below.
+
 Every part finishes within seconds on any hand up to 54 cards, or is skipped with a note
 that says so up front: fewest plays (A*) and the greedy split are fast on any hand, the
 best score (DFS) takes up to a few seconds on 40–45 cards, and the exact hand-power split
 (and the hints built on it) grows exponentially with the hand — about 0.2 s on 32 cards,
 5 s on 36, minutes beyond — so it runs only up to `POWER_MAX_CARDS`.
 
-Wildcard hands (REFERENCE §7) get every part: fewest plays and the best score take the best
+Wildcard hands (docs/rules.md#other-rule-sets) get every part: fewest plays and the best score take the best
 over the ranks the flower card F may stand for (one A* over all readings for the fewest
 plays; for the best score a search per reading, each bounded by the best score so far),
 hand power and hints search over every reading's plays at once. F read as a rank the hand
@@ -22,6 +25,7 @@ from typing import Iterator, Union
 
 from ..cards import Hand
 from ..errors import SearchLimitError
+from ..moves import legal_moves
 from ..rules import STANDARD, Rules, get_rules
 from ._core import hand_bits, moves_text
 from .astar import min_plays
@@ -32,6 +36,8 @@ from .power import hand_power, hints
 
 #: the largest hand whose hand power and hints `solve_report` computes (see module docstring)
 POWER_MAX_CARDS = 30
+#: how many legal leads `solve_lines` lists (it counts them all)
+LEADS_SHOWN = 24
 #: above this many cards `solve_lines` announces the best-score search before running it
 SLOW_SCORE_CARDS = 36
 #: the same for hands with the flower card F: its best score, and its fewest plays
@@ -50,6 +56,21 @@ def _score_line(bs) -> str:
     return f"{'+' if bs.score > 0 else '-'}inf ({why})"
 
 
+def leads_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
+                shown: int = LEADS_SHOWN) -> list[str]:
+    """Two lines on the moves ``hand`` may lead: how many, by kind (in the generator's
+    order), then the first ``shown`` of them (``... (+N more)`` when there are more)."""
+    rules = get_rules(rules)
+    leads = legal_moves(Hand.from_bits(hand_bits(hand, rules)), rules)
+    kinds: dict[str, int] = {}
+    for move in leads:
+        kinds[move.kind.label] = kinds.get(move.kind.label, 0) + 1
+    listed = " ".join(str(m) for m in leads[:shown])
+    more = f" ... (+{len(leads) - shown} more)" if len(leads) > shown else ""
+    return [f"legal leads: {len(leads)} ({', '.join(f'{n} {k}' for k, n in kinds.items())})",
+            f"  {listed}{more}"]
+
+
 def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
                 n_hints: int = 5) -> Iterator[str]:
     """The lines of `solve_report`, each yielded as soon as it is computed (so a slow part
@@ -61,6 +82,7 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     if not bits:
         yield "(empty hand: nothing to analyse)"
         return
+    yield from leads_lines(h, rules)
     flower = rules.wildcard is not None and bits >> (4 * rules.wildcard) & 15
     try:
         mp = min_plays(h, rules)
@@ -95,7 +117,7 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
         yield f"power split and hints: refused: {e}"
         return
     yield (f"power split: {hp.power:.1f} in {len(hp.moves)} plays  {moves_text(hp.moves)}"
-           "  (seed 003's hand power: -150 per play plus each play's own weight; "
+           "  (hand power: -150 per play plus each play's own weight, docs/definitions.md#hand-power; "
            "higher is stronger, most hands score below 0)")
     yield ("hints: " + ", ".join(f"{m} ({p:.0f})" for m, p in hs)
            + "  (best first; in brackets the power of the cards left after the play)")
@@ -103,14 +125,16 @@ def solve_lines(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
 
 def solve_report(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
                  n_hints: int = 5) -> str:
-    """Fewest plays, greedy Q, best homework score, power split and hints for one hand.
+    """Legal leads, fewest plays, greedy Q, best homework score, power split and hints for one hand.
 
     >>> print(solve_report("3334445BR"))          # doctest: +ELLIPSIS
     hand 3334445BR (9 cards, standard rules)
+    legal leads: 24 (5 solo, 1 rocket, 2 pair, ...)
+      3 4 5 B R BR 33 44 333 444 ...
     fewest plays (A*): 2 ...
     """
     return "\n".join(solve_lines(hand, rules, n_hints))
 
 
-__all__ = ["solve_report", "solve_lines", "POWER_MAX_CARDS", "SLOW_SCORE_CARDS",
+__all__ = ["solve_report", "solve_lines", "leads_lines", "LEADS_SHOWN", "POWER_MAX_CARDS", "SLOW_SCORE_CARDS",
            "SLOW_FLOWER_SCORE_CARDS"]

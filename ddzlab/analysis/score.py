@@ -1,4 +1,4 @@
-"""The homework's reward table and score (REFERENCE.md §3), in one place.
+"""The homework's reward table and score (docs/rules.md#other-rule-sets), in one place.
 
 Score = log_step(Value) = ln(Value) / ln(step), where step is the number of plays and
 Value the sum of their rewards. The statement leaves two cases open; ddzlab decides:

@@ -95,7 +95,7 @@ def hands_frame(hands: Iterable[HandLike], labels: Iterable[int] | None = None) 
 
 def natural_readings(hand: HandLike) -> list[Hand]:
     """The natural hands a hand stands for, for models that read natural cards only: the
-    hand itself, or for a hand holding the flower card ``F`` (wildcard rules, REFERENCE §7)
+    hand itself, or for a hand holding the flower card ``F`` (wildcard rules, docs/rules.md#other-rule-sets)
     one hand per rank 3..A that ``F`` may be read as (a rank held four times left out). A
     model scores such a hand as its best reading, as `min_plays` does.
 

@@ -5,7 +5,7 @@ input forms `ddzlab.bidding.data.as_hands` accepts. Features that need a search 
 hand power, greedy split value) come from `ddzlab.analysis` and are memoised per hand, so
 cross-validation computes each hand once.
 
-The du-guai seed's three features (REFERENCE.md §4):
+du-guai's three features (docs/definitions.md#svm-bidder):
 
 >>> SeedFeatures().fit_transform(["3333456789TJQ22BR", "34567899TTJQKKAAB"]).tolist()
 [[3.0, 1.0, 2.0], [1.0, 0.0, 0.0]]
@@ -178,7 +178,7 @@ def _fewest_plays(bits: int) -> tuple[float, ...]:
 
 @lru_cache(maxsize=None)
 def _hand_power(bits: int) -> tuple[float, ...]:
-    """(hand power, plays of the power split) from the weight-based evaluator (seed 003)."""
+    """(hand power, plays of the power split) from the weight-based evaluator (docs/definitions.md#hand-power)."""
     from ..analysis import hand_power
     res = hand_power(Hand.from_bits(bits), STANDARD)
     return float(res.power), float(len(res.moves))
@@ -209,7 +209,7 @@ class FewestPlays(_Cached):
 
 
 class HandPower(_Cached):
-    """The weight-based hand power of `ddzlab.analysis` (seed 003) and its play count."""
+    """The weight-based hand power of `ddzlab.analysis` (docs/definitions.md#hand-power) and its play count."""
 
     names = ("hand_power", "power_plays")
     _fn = staticmethod(_hand_power)

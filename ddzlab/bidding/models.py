@@ -5,7 +5,7 @@ fitted on a DataFrame of hands (`ddzlab.bidding.data`) and the ``label`` column.
 
 Evaluation protocol (the same for every model, so scores are comparable):
 ``StratifiedKFold(5, shuffle=True, random_state=0)``; a grid search picks
-hyper-parameters on those folds and reports the best mean ± std, as the du-guai seed did
+hyper-parameters on those folds and reports the best mean ± std, as du-guai did
 (so the figure is a grid-selected, not a nested, estimate — `nested_cv` gives the nested one).
 
 >>> from ddzlab.bidding.data import load_calls
@@ -73,7 +73,7 @@ def make_bidder(model: str = "linear_svc", features: Union[str, Sequence] = "see
 
 @lru_cache(maxsize=1)
 def seed_svm(C: float = 0.01) -> Pipeline:
-    """The du-guai seed's bidder (three features, z-scored LinearSVC) fitted on call.csv
+    """du-guai's bidder (docs/definitions.md#svm-bidder: three features, z-scored LinearSVC) fitted on call.csv
     (cached: fitted once per process)."""
     from .data import load_calls
     df = load_calls()

@@ -8,9 +8,10 @@ observation is a dict: ``observation`` (the `ddzlab.env.encode` vector: ``compac
 rule set's `ddzlab.env.index.MoveIndex` (then the bids, in bidding mode). Rewards come at the
 end (``wp``, ``adp`` or ``score``: `ddzlab.env.table`).
 
-A masked-out action, a non-integer, or ``step(action, agent=...)`` for an agent whose turn it
-is not raises an `ddzlab.errors.IllegalMoveError` (`OutOfTurnError`) naming the problem and
-leaves the game as it was.
+A masked-out action, a non-integer, ``step(action, agent=...)`` for an agent whose turn it
+is not, or a step after the episode has ended raises an `ddzlab.errors.IllegalMoveError`
+(`OutOfTurnError`; `ddzlab.env.table.EpisodeOverError` for the last) naming the problem and
+leaves the game as it was; a bad ``reset`` seed raises `ddzlab.errors.SeedError`.
 
 >>> env = DouDizhuEnv()
 >>> env.reset(seed=0)
@@ -34,7 +35,7 @@ except ImportError as e:      # pragma: no cover - the message is the point
 from ..errors import OutOfTurnError
 from ..game import Game
 from ..rules import Rules
-from .table import EnvError, Table
+from .table import EnvError, EpisodeOverError, Table, check_seed
 
 
 class DouDizhuEnv(AECEnv):
@@ -75,7 +76,9 @@ class DouDizhuEnv(AECEnv):
 
     # -- the game ---------------------------------------------------------------------
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        """Deal a new game; ``seed`` restarts the environment's generator (deals, redeals)."""
+        """Deal a new game; ``seed`` (None or a whole number >= 0, else `SeedError`) restarts
+        the environment's generator (deals, redeals)."""
+        seed = check_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.game = self.table.new_game(self._rng)
@@ -98,9 +101,16 @@ class DouDizhuEnv(AECEnv):
 
     def step(self, action: Any, agent: Optional[str] = None) -> None:
         """The selected agent takes ``action`` (an index; None once it is terminated).
-        ``agent`` (optional) names who is meant to act: another agent raises `OutOfTurnError`."""
+        ``agent`` (optional) names who is meant to act: another agent raises `OutOfTurnError`.
+        Once the game has ended, each agent steps ``None`` in turn; any other action, or a
+        step after the last agent has left, raises `EpisodeOverError` (nothing changes)."""
+        if self.game is None or not getattr(self, "agents", None):
+            raise EpisodeOverError("the episode is over (or was never started): call reset()")
         current = self.agent_selection
         if self.terminations[current] or self.truncations[current]:
+            if action is not None:
+                raise EpisodeOverError(f"the game is over: {current} may only step None "
+                                       f"(PettingZoo's convention), not {action!r}; then reset()")
             return self._was_dead_step(action)
         seat = self._seat[current] if agent is None else self._seat_of(agent)
         game = self.game

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 import numpy as np
 
-from ..errors import ModelFileError
+from ..errors import DdzError, ModelFileError
 from ..game import Observation
 from ..moves import Move
 from ..rules import Kind
@@ -135,17 +135,90 @@ class QLearner:
 
     @classmethod
     def load(cls, path: Union[str, Path]) -> "QLearner":
-        try:
-            with np.load(path, allow_pickle=False) as f:
-                data = {k: f[k] for k in f.files}
-            rules = str(data.pop("rules"))
-            learner = cls(rules, hidden=data["b1"].size)
-            if set(data) != set(learner.params) or any(data[k].shape != v.shape for k, v in learner.params.items()):
-                raise ValueError("arrays of another shape")
-        except (OSError, ValueError, KeyError) as e:
-            raise ModelFileError(f"{path} is not a saved QLearner: {e}") from None
-        learner.params = {k: data[k].astype(np.float32) for k in learner.params}
+        """A learner saved by `save`. Every array's name, dtype, shape and declared size is
+        checked from the file's headers before anything is unpacked (a hidden layer of at
+        most `MAX_HIDDEN` units), then its values (no NaN or infinity): a corrupt, foreign or
+        crafted file raises `ModelFileError` naming the file and the problem."""
+        rules, hidden, params = _read_saved(Path(path))
+        learner = cls(rules, hidden=hidden)
+        learner.params = params
         return learner
+
+
+#: the widest hidden layer `QLearner.load` accepts (a wider one means a corrupt or crafted
+#: file; the notebooks use 128)
+MAX_HIDDEN = 4096
+#: the arrays of a saved learner and their dimensions (``h``: the hidden layer's width)
+_SAVED = {"rules": (), "Ws": (COMPACT_SIZE, "h"), "Wa": (ACTION_FEATURES, "h"), "b1": ("h",),
+          "w2": ("h",), "b2": (1,)}
+#: deflate never unpacks more than about 1,032 bytes from one byte (plus a little room)
+_MAX_RATIO = 1100
+
+
+def _read_saved(path: Path) -> tuple[str, int, dict[str, np.ndarray]]:
+    """(rules, hidden width, float32 arrays) of a saved learner, checked (see `QLearner.load`)."""
+    import zipfile
+
+    def refuse(problem: str) -> ModelFileError:
+        return ModelFileError(f"{path} is not a saved QLearner: {problem}")
+
+    try:
+        size = path.stat().st_size
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+            names = [i.filename[:-4] for i in infos if i.filename.endswith(".npy")]
+            if len(infos) != len(_SAVED) or sorted(names) != sorted(_SAVED):
+                raise refuse(f"arrays {sorted(i.filename for i in infos)}, expected "
+                             f"{sorted(n + '.npy' for n in _SAVED)}")
+            headers = {}
+            for info, name in zip(infos, names):
+                if info.compress_size > size or info.file_size > _MAX_RATIO * info.compress_size + 1024:
+                    raise refuse(f"array {name!r} declares {info.file_size:,} bytes unpacked from "
+                                 f"{info.compress_size:,} in a file of {size:,}")
+                with zf.open(info) as fh:
+                    version = np.lib.format.read_magic(fh)
+                    if version not in ((1, 0), (2, 0)):
+                        raise refuse(f"array {name!r}: .npy version {version}")
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0) else
+                            np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(fh)
+                    headers[name] = (shape, dtype, fh.tell(), info.file_size)
+            rules_shape, rules_dtype = headers["rules"][:2]
+            if rules_shape != () or rules_dtype.kind != "U" or rules_dtype.itemsize > 4 * 32:
+                raise refuse(f"'rules' is {rules_dtype} of shape {rules_shape}, not a rule set's name")
+            b1 = headers["b1"][0]
+            hidden = b1[0] if len(b1) == 1 else 0
+            if not 1 <= hidden <= MAX_HIDDEN:
+                raise refuse(f"'b1' has shape {b1}: the hidden layer must have 1..{MAX_HIDDEN} units")
+            for name, dims in _SAVED.items():
+                shape, dtype, offset, declared = headers[name]
+                want = tuple(hidden if d == "h" else d for d in dims)
+                if name != "rules" and (dtype.kind != "f" or shape != want):
+                    raise refuse(f"array {name!r} is {dtype} of shape {shape}, expected floats of shape {want}")
+                if declared != offset + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
+                    raise refuse(f"array {name!r} declares {declared:,} bytes, not the size of its "
+                                 f"{dtype} {shape}")
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in _SAVED}
+    except ModelFileError:
+        raise
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        raise refuse(str(e) or type(e).__name__) from None
+    rules = str(data.pop("rules"))
+    try:
+        move_index(rules)
+    except DdzError as e:
+        raise refuse(f"rules {rules!r}: {e}") from None
+    params = {}
+    for name, value in data.items():
+        with np.errstate(over="ignore"):              # beyond float32 becomes inf: refused below
+            value = value.astype(np.float32)
+        bad = int(np.count_nonzero(~np.isfinite(value)))
+        if bad:
+            raise refuse(f"array {name!r} holds {bad} NaN or infinite value{'s' * (bad > 1)} "
+                         "(as float32)")
+        params[name] = value
+    return rules, hidden, params
 
 
 def train(learner: QLearner, episodes: int, opponents: Sequence = ("random", "greedy"), epsilon: float = 0.1,
@@ -230,4 +303,4 @@ class LearnedAgent:
         return legal[int(np.argmax(q))]
 
 
-__all__ = ["QLearner", "train", "LearnedAgent", "LearnedAgentFactory", "Batch", "action_features", "ACTION_FEATURES"]
+__all__ = ["QLearner", "MAX_HIDDEN", "train", "LearnedAgent", "LearnedAgentFactory", "Batch", "action_features", "ACTION_FEATURES"]

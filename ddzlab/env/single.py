@@ -15,6 +15,8 @@ A masked-out action raises `ddzlab.errors.IllegalMoveError` and changes nothing
 (``illegal="raise"``, the default). ``illegal="lose"`` instead ends the episode as a loss
 (−1 for ``wp``; for ``adp`` and ``score`` a loss at the stakes of the moment), PettingZoo's
 ``TerminateIllegalWrapper`` convention, for code that samples unmasked actions (Gymnasium's ``check_env`` does).
+A step after the episode has ended raises `ddzlab.env.table.EpisodeOverError`, a ``reset``
+seed other than None or a whole number >= 0 `ddzlab.errors.SeedError`; neither changes anything.
 
 >>> env = SingleSeatEnv(seat="landlord_up", opponents="greedy")
 >>> obs, info = env.reset(seed=0)
@@ -38,7 +40,7 @@ from ..agents import make_agent
 from ..errors import IllegalMoveError
 from ..game import Game, Phase
 from ..rules import Rules
-from .table import EnvError, Table
+from .table import EnvError, EpisodeOverError, Table, check_seed
 
 AgentSpecs = Union[Any, Sequence[Any]]
 
@@ -81,7 +83,9 @@ class SingleSeatEnv(gym.Env):
 
     # -- the episode ------------------------------------------------------------------
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-        super().reset(seed=seed)
+        """Deal a new game and let the opponents act up to the learner's turn; ``seed`` (None
+        or a whole number >= 0, else `ddzlab.errors.SeedError`) restarts the generator."""
+        super().reset(seed=check_seed(seed))
         rng = self.np_random
         self.seat = int(rng.integers(3)) if self.seat_choice == "random" else int(self.seat_choice)
         self.game = self.table.new_game(rng)
@@ -95,7 +99,7 @@ class SingleSeatEnv(gym.Env):
     def step(self, action: Any):
         game = self.game
         if game is None or game.is_over or self._forfeit:
-            raise IllegalMoveError("the episode is over: call reset()")
+            raise EpisodeOverError("the episode is over (or was never started): call reset()")
         try:
             self.table.apply(game, action, self._legal, self.seat)
         except IllegalMoveError:

@@ -22,7 +22,7 @@ from typing import Optional, Union
 import numpy as np
 
 from ..deals import deal_cards
-from ..errors import DdzError, IllegalMoveError, OutOfTurnError, RulesError
+from ..errors import DdzError, IllegalMoveError, OutOfTurnError, RulesError, SeedError
 from ..game import Game, Phase
 from ..moves import Move
 from ..rules import Rules, get_rules
@@ -32,6 +32,22 @@ from .index import MoveIndex, move_index
 class EnvError(DdzError):
     """A bad environment setting: an unknown reward, encoding, seat or render mode, or an
     encoding the chosen mode cannot give."""
+
+
+class EpisodeOverError(OutOfTurnError, EnvError):
+    """A step after the episode has ended (or before the first ``reset``): call ``reset()``.
+    Raised before anything changes; an `OutOfTurnError`, so an `IllegalMoveError` too."""
+
+
+def check_seed(seed: object) -> Optional[int]:
+    """A ``reset`` seed as Gymnasium takes it: None, or a whole number >= 0 (a numpy integer
+    is taken as its value); anything else raises `ddzlab.errors.SeedError` naming it."""
+    if seed is None:
+        return None
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) and seed >= 0:
+        return int(seed)
+    raise SeedError(f"seed {seed!r} ({type(seed).__name__}): a reset seed is None or a whole "
+                    "number of at least 0")
 
 
 REWARDS = ("wp", "adp", "score")
@@ -171,4 +187,4 @@ class Table:
         return text
 
 
-__all__ = ["Table", "EnvError", "REWARDS", "ENCODINGS", "ROLE_NAMES", "DOUZERO_SIZES"]
+__all__ = ["Table", "EnvError", "EpisodeOverError", "check_seed", "REWARDS", "ENCODINGS", "ROLE_NAMES", "DOUZERO_SIZES"]

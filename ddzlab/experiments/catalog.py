@@ -103,8 +103,12 @@ ORACLE_Q = (0.25, 0.5, 0.75, 0.85, 0.95, 1.0)
 ORACLE_BUDGET = 800
 #: opponents of the guesser study by rule set (mini has no rulev1: weights is the strong one)
 GUESS_OPPONENTS = {"standard": ["greedy", "rulev1"], "mini": ["greedy", "weights"]}
-#: deals of the guesser study: the power analysis of notebook 05 asks about 1,800 for 0.03 WP
-#: at the SD of paired differences seen so far; runs stop anywhere (a common prefix of deals)
+#: deals planned for the guesser study: the power analysis of notebook 05 asked about 1,800 for
+#: 0.03 WP at the SD of paired differences seen then. Every 05_guessers* experiment was stopped
+#: at 1,000 deals, the smallest size the study was to report, for CPU time (the policy guessers
+#: run in Python); no stopping rule was declared before they ran. 05_oracle played all 2,000;
+#: notebook 05 uses it on the 1,000 deals it shares with 05_guessers, and states what 1,000
+#: deals can detect. Runs stop anywhere (a common prefix of deals).
 GUESS_DEALS = 2000
 #: the experiment seed of each rule set's guesser study: every 05_guessers* experiment of a rule
 #: set (and 05_oracle) plays the same deals with the same agent seeds, so a configuration of one

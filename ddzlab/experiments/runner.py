@@ -12,7 +12,11 @@ configurations play a round robin (each unordered pair once, the earlier-listed 
 
 `run_experiment` plays what is missing and appends the games to
 ``data/experiments/<name>/games.csv.gz`` (`ddzlab.experiments.store`) as they finish: stop it
-at any point and run it again, it plays only the games not stored. Beside the rows:
+at any point and run it again, it plays only the games not stored. A committed store is
+*published* (``experiment.json`` records its size): a run that would add games to it goes to a
+user run in ``data/experiments-user/`` unless it is asked to publish. Every reader
+(`load_games`, `status`, `run_experiment`) refuses a damaged store and rows that disagree with
+the experiment; `repair_experiment` keeps the intact rows. Beside the rows:
 ``deals.txt`` (the deal set) and ``experiment.json`` (the spec, the seed, the deal set's
 checksum and, per run, the code version and how many games it added). The work runs deal
 by deal — every pair on deal 0, then deal 1 ... — so a partial experiment holds every pair
@@ -34,6 +38,7 @@ import math
 import os
 import re
 import subprocess
+import warnings
 import zlib
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -47,15 +52,17 @@ import pandas as pd
 
 from ..agents.base import make_agent
 from ..arena import _connect, play_deal
-from ..config import DATA_DIR
+from ..config import DATA_DIR, USER_RUNS_ENV
 from ..deals import Deal, generate_deals, parse_deals, read_deals, write_deals
 from ..parallel import run_chunks
 from ..rules import get_rules
 from . import store
-from .store import COLUMNS, StoreError
+from .store import COLUMNS, BadRowsError, DamagedStoreError, StoreError
 
 #: where experiments are stored unless ``root`` or ``DDZLAB_EXPERIMENTS`` says otherwise
 EXPERIMENTS_DIR = DATA_DIR / "experiments"
+#: where runs beyond the published size go (git-ignored), unless ``DDZLAB_USER_EXPERIMENTS`` says
+USER_EXPERIMENTS_DIR = DATA_DIR / "experiments-user"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 COMPACT_EVERY = 200          # members appended before the store is compacted into one
 MAX_CHUNK = 8                # (config, opponent, deal) units per parallel task at most
@@ -208,6 +215,43 @@ def experiment_dir(name: str, root: Union[str, Path, None] = None) -> Path:
     return experiments_root(root) / name
 
 
+def user_root(root: Union[str, Path, None] = None) -> Path:
+    """Where user runs go: ``$DDZLAB_USER_EXPERIMENTS``, else ``data/experiments-user`` (for
+    the default root) or ``<root>-user`` beside a given root."""
+    env = os.environ.get("DDZLAB_USER_EXPERIMENTS")
+    if env:
+        return Path(env)
+    if root is None and not os.environ.get("DDZLAB_EXPERIMENTS"):
+        return USER_EXPERIMENTS_DIR
+    base = experiments_root(root)
+    return base.with_name(base.name + "-user")
+
+
+def user_dir(label: str, root: Union[str, Path, None] = None) -> Path:
+    """The folder of the user run ``label``."""
+    if not isinstance(label, str) or not NAME_PATTERN.match(label):
+        raise ExperimentError(f"user run name {label!r}: lower-case letters, digits, '_', '.', '-'")
+    return user_root(root) / label
+
+
+def _read_meta(folder: Path) -> dict:
+    """The folder's ``experiment.json`` ({} when there is none)."""
+    path = folder / "experiment.json"
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ExperimentError(f"{path}: not readable JSON ({e})") from None
+
+
+def _repair_command(exp_name: str, folder: Path, root: Union[str, Path, None]) -> str:
+    """The command that repairs the store in ``folder``."""
+    if folder.parent == user_root(root):
+        return f"ddzlab experiment repair {exp_name} --into {folder.name}"
+    return f"ddzlab experiment repair {exp_name}"
+
+
 def get_experiment(name_or_exp: Union[str, Experiment]) -> Experiment:
     """An `Experiment`, or the catalog's experiment of that name."""
     if isinstance(name_or_exp, Experiment):
@@ -263,6 +307,9 @@ def _check_stored(exp: Experiment, folder: Path) -> dict:
     retired = {k: v for k, v in stored.items()
                if k not in spec["configs"] and k not in (spec["opponents"] or {})}
     out = {**spec, "runs": old.get("runs", [])}
+    for key in ("published", "notes", "seeded_from"):
+        if key in old:
+            out[key] = old[key]
     if retired:
         out["retired"] = retired          # labels with stored rows that the grid no longer lists
     return out
@@ -307,9 +354,99 @@ def _chunked(units: list, n_jobs: int, parallel: bool) -> list[list]:
     return [units[i:i + size] for i in range(0, len(units), size)]
 
 
+def _deal_ranges(deals: Iterable[int]) -> str:
+    """Deals as ranges: ``3, 7-9``."""
+    out: list[tuple[int, int]] = []
+    for d in sorted(set(deals)):
+        if out and out[-1][1] == d - 1:
+            out[-1] = (out[-1][0], d)
+        else:
+            out.append((d, d))
+    text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in out[:8])
+    return text + (f" and {len(out) - 8} more ranges" if len(out) > 8 else "")
+
+
+def _missing_deals(exp: Experiment, df: pd.DataFrame, n: int) -> list[int]:
+    """The deals among the first ``n`` on which a pair of the grid lacks a game."""
+    have = df.groupby(["config", "opponent", "deal"]).size() if len(df) else pd.Series(dtype=int)
+    pairs = exp.pairs()
+    return [i for i in range(n) if any(have.get((c, o, i), 0) != 2 for c, o in pairs)]
+
+
+def _stored_rows(exp: Experiment, folder: Path, root: Union[str, Path, None],
+                 allow_damaged: bool = False) -> pd.DataFrame:
+    """Every stored row of ``folder`` after the checks that every reader shares: no damaged
+    byte (`DamagedStoreError` naming the range, the games missing and the repair command),
+    no game twice or with one role, no label or deal the experiment does not have, as many
+    rows as were published (`BadRowsError`). ``allow_damaged``: the intact rows of a
+    damaged store, without the damage and row-count checks."""
+    path = folder / "games.csv.gz"
+    repair = _repair_command(exp.name, folder, root)
+    got = store.read_store(path)
+    meta = _read_meta(folder)
+    published = meta.get("published")
+    df = got.rows
+    if got.damaged and not allow_damaged:
+        n = max([int(df["deal"].max()) + 1 if len(df) else 0, (published or {}).get("deals", 0)])
+        missing = _missing_deals(exp, df, min(n, exp.n_deals))
+        where = f"\n  games missing from the intact rows on deals {_deal_ranges(missing)}" if missing else ""
+        raise DamagedStoreError(got.describe() + where + f"\n  nothing was written; `{repair}` keeps the "
+                                "intact rows and reports what it drops", got)
+    known = set(exp.configs) | set(exp.opponents or {})
+    recorded = known | set(meta.get("configs") or {}) | set(meta.get("opponents") or {}) | set(meta.get("retired", {}))
+    labels = set(df["config"]) | set(df["opponent"])
+    if labels - recorded:
+        raise BadRowsError(f"{path}: rows of agents that {exp.name} never had: {sorted(labels - recorded)}; "
+                           f"`{repair}` drops them")
+    out_of_range = (df["deal"] < 0) | (df["deal"] >= exp.n_deals)
+    if out_of_range.any():
+        raise BadRowsError(f"{path}: {int(out_of_range.sum())} row(s) of deals that {exp.name} does not have "
+                           f"(it has deals 0-{exp.n_deals - 1}), e.g. deal {int(df[out_of_range].iloc[0]['deal'])}; "
+                           f"`{repair}` drops them")
+    pair = pd.Series(list(zip(df["config"], df["opponent"])), index=df.index, dtype=object)
+    current = df["config"].isin(known) & df["opponent"].isin(known)
+    stray = current & ~pair.isin(exp.pairs()) if len(df) else current
+    if stray.any():
+        raise BadRowsError(f"{path}: {int(stray.sum())} row(s) of pairs that {exp.name} does not play, e.g. "
+                           f"{pair[stray].iloc[0]}; `{repair}` drops them")
+    if not allow_damaged:
+        try:
+            store.check_rows(path, df)
+        except BadRowsError as e:
+            raise BadRowsError(f"{e}; `{repair}` drops them") from None
+        if published is not None and len(df) < published.get("games", 0):
+            raise DamagedStoreError(f"{path}: {len(df)} rows, but {published.get('games')} were published "
+                                    f"({published.get('deals')} deals): rows are missing (a cut or replaced "
+                                    f"file?); restore the committed file (git checkout), or keep these rows with "
+                                    f"`{repair}`", got)
+        if published is not None and len(df) > published.get("games", 0):
+            raise BadRowsError(f"{path}: {len(df)} rows, but {published.get('games')} were published "
+                               f"({published.get('deals')} deals); restore the committed file (git checkout), "
+                               f"or publish these rows with `ddzlab experiment run {exp.name} --publish`")
+    if got.interrupted:
+        warnings.warn(f"{path}: the last {got.interrupted} bytes are an incomplete block (a run stopped while "
+                      "writing); their games are not counted and will be replayed", stacklevel=3)
+    return df
+
+
+def _seed_user_run(exp: Experiment, source: Path, folder: Path, rows: pd.DataFrame) -> None:
+    """Start the user run in ``folder`` from the published rows of ``source`` (a copy), so
+    it plays only what the published store lacks; a user run that exists is resumed."""
+    if (folder / "games.csv.gz").exists():
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = {k: v for k, v in _read_meta(source).items() if k != "published"}
+    meta["seeded_from"] = {"folder": str(source), "games": int(len(rows))}
+    store.write(folder / "games.csv.gz", store.sort_rows(rows))
+    _write_json(folder / "experiment.json", meta)
+    if (source / "deals.txt").exists():
+        (folder / "deals.txt").write_bytes((source / "deals.txt").read_bytes())
+
+
 def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = None, n_jobs: int = 1,
                    scheduler: Optional[str] = None, progress: bool = True,
-                   root: Union[str, Path, None] = None) -> pd.DataFrame:
+                   root: Union[str, Path, None] = None, into: Optional[str] = None,
+                   publish: bool = False) -> pd.DataFrame:
     """Play every game of the experiment that is not stored yet and return all its games
     (`load_games`).
 
@@ -318,6 +455,13 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
     (``"tcp://host:8786"``) on an existing dask cluster. ``root``: the folder that holds
     the experiments (default `experiments_root`). Interrupting loses at most the games in
     flight; run again to resume.
+
+    A *published* store (its ``experiment.json`` records ``published``: the committed rows
+    that the report reads) is never written by a run that adds games, unless ``publish``:
+    such a run goes to the user run ``into`` (default: the experiment's name) under
+    `user_root`, which starts as a copy of the published rows. ``publish=True`` plays into
+    the published store and records its new size. A damaged store is refused
+    (`DamagedStoreError`) before anything is written.
     """
     exp = get_experiment(name_or_exp)
     if not isinstance(n_jobs, int) or n_jobs < 1:
@@ -326,18 +470,32 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
     n = len(deal_list) if deals is None else int(deals)
     if not 1 <= n <= len(deal_list):
         raise ExperimentError(f"{exp.name} has {len(deal_list)} deals; cannot play {deals!r} of them")
+    if into is not None and publish:
+        raise ExperimentError("publish plays into the published store, into into a user run: not both")
     specs = {**exp.configs, **(exp.opponents or {})}
     for label, spec in specs.items():          # a bad spec fails here, not in a worker
         make_agent(spec, seed=0)
-    folder = experiment_dir(exp.name, root)
+    folder = experiment_dir(exp.name, root) if into is None else user_dir(into, root)
+    pairs = exp.pairs()
+    if into is None and "published" in _read_meta(folder) and not publish:
+        stored = _stored_rows(exp, folder, root)
+        done = set(zip(stored["config"], stored["opponent"], stored["deal"]))
+        if all((c, o, i) in done for i in range(n) for c, o in pairs):
+            return load_games(exp, root=root)          # nothing to play: nothing written
+        target = user_dir(exp.name, root)
+        _seed_user_run(exp, folder, target, stored)
+        folder = target
     path = folder / "games.csv.gz"
+    repair = _repair_command(exp.name, folder, root)
     with store.locked(folder):
+        _stored_rows(exp, folder, root)                # refuses damage and bad rows: nothing written yet
         meta = _check_stored(exp, folder)
         _write_deals(exp, folder)
-        stored = store.compact(path)
+        stored = store.compact(path, repair)
         done = set(zip(stored["config"], stored["opponent"], stored["deal"]))
-        pairs = exp.pairs()
         units = [(c, o, i, deal_list[i]) for i in range(n) for c, o in pairs if (c, o, i) not in done]
+        if not units and not (publish and meta.get("published") != _published(exp, stored)):
+            return _loaded(exp, folder, root)
         run = {"started": _now(), "code": code_version(), "deals": n, "n_jobs": n_jobs,
                "scheduler": scheduler, "games_before": int(len(stored))}
         meta["runs"] = meta.get("runs", []) + [run]
@@ -354,27 +512,78 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
             bar = tqdm(total=total, initial=total - 2 * len(units), unit="game", desc=exp.name)
         added = 0
         members = 0
+        seq = len(stored)
         try:
             with client:
                 parts: Iterable = run_chunks(func, chunks, n_jobs if parallel else 1,
                                              "dask" if scheduler is not None else None)
                 for rows in parts:
-                    store.append(path, rows)
+                    store.append(path, rows, seq)
+                    seq += len(rows)
                     added += len(rows)
                     members += 1
                     if bar is not None:
                         bar.update(len(rows))
                     if members >= COMPACT_EVERY:
-                        store.compact(path)
+                        seq = len(store.compact(path, repair))
                         members = 0
         finally:
             if bar is not None:
                 bar.close()
-            store.compact(path)
+            final = store.compact(path, repair)
             run.update({"finished": _now(), "games_added": added,
                         "complete": added == 2 * len(units)})
+            if publish:
+                meta["published"] = _published(exp, final)
             _write_json(folder / "experiment.json", meta)
-    return load_games(exp, root=root)
+    return _loaded(exp, folder, root)
+
+
+def _published(exp: Experiment, rows: pd.DataFrame) -> dict:
+    """The record of a published store: its complete deals and its rows."""
+    return {"deals": deals_complete(rows, exp.pairs()), "games": int(len(rows))}
+
+
+def _loaded(exp: Experiment, folder: Path, root: Union[str, Path, None]) -> pd.DataFrame:
+    """`load_games` of the store in ``folder`` (published or a user run)."""
+    into = folder.name if folder.parent == user_root(root) else None
+    return load_games(exp, root=root, into=into)
+
+
+def repair_experiment(name_or_exp: Union[str, Experiment], root: Union[str, Path, None] = None,
+                      into: Optional[str] = None) -> store.Repair:
+    """Rewrite an experiment's store from its intact rows (`ddzlab.experiments.store.repair`),
+    dropping also the rows that disagree with the experiment (agents it never had, pairs it
+    does not play, deals it does not have); a published store's record follows the rows
+    kept, and ``experiment.json`` lists the repair. Returns what was kept and dropped."""
+    exp = get_experiment(name_or_exp)
+    folder = experiment_dir(exp.name, root) if into is None else user_dir(into, root)
+    path = folder / "games.csv.gz"
+    if not path.exists():
+        raise ExperimentError(f"{path}: no stored games to repair")
+    meta = _read_meta(folder)
+    known = set(exp.configs) | set(exp.opponents or {})
+    recorded = known | set(meta.get("configs") or {}) | set(meta.get("opponents") or {}) | set(meta.get("retired", {}))
+    pairs = exp.pairs()
+
+    def disagree(df: pd.DataFrame) -> pd.Series:
+        pair = pd.Series(list(zip(df["config"], df["opponent"])), index=df.index, dtype=object)
+        current = df["config"].isin(known) & df["opponent"].isin(known)
+        return (~df["config"].isin(recorded) | ~df["opponent"].isin(recorded) | (df["deal"] < 0)
+                | (df["deal"] >= exp.n_deals) | (current & ~pair.isin(pairs)))
+
+    with store.locked(folder):
+        done = store.repair(path, disagree, "rows that disagree with the catalog (agent, pair or deal "
+                                            f"{exp.name} does not have)")
+        if meta:
+            kept = store.read_store(path).rows
+            meta.setdefault("repairs", []).append({"at": _now(), "code": code_version(), "kept": done.kept,
+                                                   "dropped": done.dropped,
+                                                   "damage": [d.describe() for d in done.damage]})
+            if "published" in meta:
+                meta["published"] = _published(exp, kept)
+            _write_json(folder / "experiment.json", meta)
+    return done
 
 
 def _now() -> str:
@@ -383,26 +592,38 @@ def _now() -> str:
 
 # -- reading -------------------------------------------------------------------------------
 def load_games(name_or_exp: Union[str, Experiment], root: Union[str, Path, None] = None,
-               all_rows: bool = False) -> pd.DataFrame:
+               all_rows: bool = False, into: Optional[str] = None, allow_damaged: bool = False) -> pd.DataFrame:
     """The stored games of an experiment: one row per game (`ddzlab.experiments.store.COLUMNS`),
     sorted by deal, config, opponent, role (landlord first).
 
-    Only the pairs of the experiment's current grid are returned (``all_rows=True``: every
-    stored row, e.g. of agents since removed from the grid). ``attrs`` hold the
-    experiment's name, its planned deals and pairs, and ``deals_complete``: the number of
-    leading deals on which every pair has both games."""
+    The published store, or the user run ``into`` (`run_experiment`); with
+    ``$DDZLAB_USER_RUNS`` set (``ddzlab report --user-runs``), a user run of the
+    experiment's name when there is one. Every row is checked (`_stored_rows`): a damaged
+    store raises `DamagedStoreError` unless ``allow_damaged`` (then the intact rows, with
+    the damage in ``attrs["damage"]``); bad rows raise `BadRowsError`. Only the pairs of the
+    experiment's current grid are returned (``all_rows=True``: also the rows of agents
+    since removed from the grid, which are otherwise left out with a warning). ``attrs``
+    hold the experiment's name, its planned deals and pairs, the store's folder and
+    ``deals_complete``: the number of leading deals on which every pair has both games."""
     exp = get_experiment(name_or_exp)
-    folder = experiment_dir(exp.name, root)
-    df, _ = store.read_rows(folder / "games.csv.gz")
+    folder = experiment_dir(exp.name, root) if into is None else user_dir(into, root)
+    if into is None and os.environ.get(USER_RUNS_ENV) and (user_dir(exp.name, root) / "games.csv.gz").exists():
+        folder = user_dir(exp.name, root)
+    df = _stored_rows(exp, folder, root, allow_damaged)
+    damage = [d.describe() for d in store.read_store(folder / "games.csv.gz").damage] if allow_damaged else []
     pairs = exp.pairs()
-    if not all_rows:
-        keep = pd.Series(list(zip(df["config"], df["opponent"])), index=df.index, dtype=object).isin(pairs) \
-            if len(df) else pd.Series([], dtype=bool)
+    if not all_rows and len(df):
+        keep = pd.Series(list(zip(df["config"], df["opponent"])), index=df.index, dtype=object).isin(pairs)
+        if not keep.all():
+            left = sorted(set(df.loc[~keep, "config"]) | set(df.loc[~keep, "opponent"]) - set(exp.configs)
+                          - set(exp.opponents or {}))
+            warnings.warn(f"{folder / 'games.csv.gz'}: {int((~keep).sum())} stored row(s) of agents no longer in "
+                          f"{exp.name}'s grid ({', '.join(left)}) are left out (all_rows=True reads them)",
+                          stacklevel=2)
         df = df[keep]
-    df = df.assign(_r=df["role"] != "landlord").sort_values(["deal", "config", "opponent", "_r"], kind="stable")
-    df = df.drop(columns="_r").reset_index(drop=True)
-    df.attrs.update({"experiment": exp.name, "deals_planned": exp.n_deals, "pairs": pairs,
-                     "deals_complete": deals_complete(df, pairs)})
+    df = store.sort_rows(df)
+    df.attrs.update({"experiment": exp.name, "deals_planned": exp.n_deals, "pairs": pairs, "store": str(folder),
+                     "deals_complete": deals_complete(df, pairs), "damage": damage})
     return df
 
 
@@ -445,37 +666,77 @@ def arena_games(games: pd.DataFrame) -> pd.DataFrame:
     return out[TOURNAMENT_GAME_COLUMNS]
 
 
+def _problem(e: StoreError) -> str:
+    """A store error as one status cell: its first line and the repair command if any."""
+    text = str(e)
+    first = text.splitlines()[0]
+    fix = text.split("`")[1] if text.count("`") >= 2 else ""
+    return f"{type(e).__name__}: {first[:160]}" + (f" -> {fix}" if fix and fix not in first else "")
+
+
 def status(root: Union[str, Path, None] = None) -> pd.DataFrame:
-    """One row per experiment of the catalog or on disk: games planned and stored, deals
-    complete for every pair, file size, the code version of the last run."""
+    """One row per store of the catalog or on disk (published, then the user runs): games
+    planned and stored, deals complete for every pair, file size, the code version of the
+    last run, and ``problem``: why the store cannot be read (damaged bytes, bad rows), with
+    the repair command. One bad store never stops the others from being listed."""
     from .catalog import CATALOG
     base = experiments_root(root)
-    names = sorted(set(CATALOG) | ({p.name for p in base.iterdir() if (p / "experiment.json").exists()}
-                                   if base.exists() else set()))
+    users = user_root(root)
+
+    def on_disk(folder: Path) -> set[str]:
+        return {p.name for p in folder.iterdir() if (p / "experiment.json").exists()} if folder.exists() else set()
+
+    places = [(name, base / name, None) for name in sorted(set(CATALOG) | on_disk(base))]
+    places += [(_read_meta(users / label).get("name", label), users / label, label) for label in sorted(on_disk(users))]
     rows = []
-    for name in names:
-        folder = base / name
+    for name, folder, label in places:
         path = folder / "games.csv.gz"
-        meta = json.loads((folder / "experiment.json").read_text()) if (folder / "experiment.json").exists() else {}
+        problem = ""
+        try:
+            meta = _read_meta(folder)
+        except ExperimentError as e:
+            meta, problem = {}, _problem(e)
         exp = CATALOG.get(name)
-        if exp is not None:
-            games = load_games(exp, root=base)
-            planned = 2 * exp.n_deals * len(exp.pairs())
-            deals, done = exp.n_deals, games.attrs["deals_complete"]
-            pairs = len(exp.pairs())
-        else:
-            games, _ = store.read_rows(path)
-            planned, deals, done, pairs = math.nan, meta.get("deals", {}).get("count"), math.nan, math.nan
+        games: Any = math.nan
+        planned, deals, done, pairs = math.nan, meta.get("deals", {}).get("count"), math.nan, math.nan
+        try:
+            if exp is not None:
+                planned = 2 * exp.n_deals * len(exp.pairs())
+                deals, pairs = exp.n_deals, len(exp.pairs())
+                loaded = load_games(exp, root=root, into=label)
+                games, done = len(loaded), loaded.attrs["deals_complete"]
+            else:
+                games = len(store.read_rows(path)[0])
+        except StoreError as e:
+            problem = _problem(e)
         runs = meta.get("runs", [])
-        rows.append({"experiment": name, "pairs": pairs, "deals": deals, "deals_complete": done,
-                     "games": int(len(games)), "games_planned": planned,
-                     "done": len(games) / planned if planned else math.nan,
+        rows.append({"experiment": name, "store": "published" if label is None else f"user:{label}",
+                     "pairs": pairs, "deals": deals, "deals_complete": done,
+                     "games": games, "games_planned": planned,
+                     "done": games / planned if planned and not problem else math.nan,
                      "MB": path.stat().st_size / 1e6 if path.exists() else 0.0,
                      "last_code": runs[-1].get("code") if runs else None,
-                     "in_catalog": exp is not None})
+                     "in_catalog": exp is not None, "problem": problem})
     return pd.DataFrame(rows)
+
+
+def check_stores(root: Union[str, Path, None] = None) -> list[str]:
+    """The problems of the published stores of the catalog (`load_games`'s checks), one
+    message each; empty when every store reads."""
+    from .catalog import CATALOG
+    out = []
+    for name, exp in sorted(CATALOG.items()):
+        if (experiment_dir(name, root) / "games.csv.gz").exists():
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    _stored_rows(exp, experiment_dir(name, root), root)
+            except StoreError as e:
+                out.append(str(e))
+    return out
 
 
 __all__ = ["Experiment", "ExperimentError", "run_experiment", "load_games", "status", "common_deals", "arena_games",
            "deals_complete", "experiments_root", "experiment_dir", "get_experiment", "code_version",
-           "EXPERIMENTS_DIR"]
+           "EXPERIMENTS_DIR", "USER_EXPERIMENTS_DIR", "user_root", "user_dir", "repair_experiment", "check_stores",
+           "DamagedStoreError", "BadRowsError"]

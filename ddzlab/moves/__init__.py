@@ -1,7 +1,7 @@
 """Moves: the one place in ddzlab that knows which card combinations exist.
 
 A `Move` is a small immutable value: its `Kind`, main rank (lowest rank of the main part),
-chain length and cards (packed like a `Hand`), and under the wildcard rules (REFERENCE §7) the
+chain length and cards (packed like a `Hand`), and under the wildcard rules (docs/rules.md#other-rule-sets) the
 `reading`: the rank the flower card ``F`` is read as (None when no ``F`` is paid). The cards are
 what the player pays; kind, rank and length say which combination they are read as, so
 ``45678F`` is two moves, printed ``45678F=3`` (the chain 3-8) and ``45678F=9`` (4-9). `legal_moves` lists every move a hand can

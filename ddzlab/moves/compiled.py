@@ -7,7 +7,7 @@ second opinion on the rules: the kernels read one table (`core_table`) built fro
 same `Rules` data that `MoveGenerator` reads (deck, units, chain specs, attachment specs,
 bomb kinds), implement the same kicker conventions (see `ddzlab.moves`), and the tests
 compare both lists move for move, order included (tests/test_compiled.py; at full size
-``benchmarks/check_compiled.py``). Rule sets with a flower card or gapped chains
+``tests/compiled_check.py``). Rule sets with a flower card or gapped chains
 (``wildcard``, ``homework``) stay on the Python generator: `supports` says which.
 
 A move in the core is two ``int64``: its packed cards and ``meta = kind + 32 (rank + 1)

@@ -1,4 +1,4 @@
-"""`WildcardGenerator`: the moves of a rule set with a flower card ``F`` (REFERENCE §7).
+"""`WildcardGenerator`: the moves of a rule set with a flower card ``F`` (docs/rules.md#other-rule-sets).
 
 It wraps a natural `MoveGenerator` of the same rules without ``F`` and expands ``F`` over the
 ranks it may stand for; the tables here are keyed by rank patterns like the natural ones.
@@ -45,11 +45,11 @@ def _count(x: object, depth: int) -> int:
 
 
 class WildcardGenerator:
-    """The moves of a rule set with a flower card ``F`` (REFERENCE §7), by expanding it.
+    """The moves of a rule set with a flower card ``F`` (docs/rules.md#other-rule-sets), by expanding it.
 
     A natural `MoveGenerator` of the same rules without ``F`` lists the moves of the natural
     cards; for each rank ``x`` that ``F`` may stand for, the moves of the natural cards plus
-    one ``x`` that use an ``x`` are the moves paying ``F`` for it (seed 003's method). One
+    one ``x`` that use an ``x`` are the moves paying ``F`` for it (penkzhou/DouDiZhu's method). One
     move per (cards paid, kind, rank, length): a kicker ``F`` that could be read as several
     ranks is one move, read as the lowest. A four made with ``F`` is a `Kind.SOFT_BOMB`.
 

@@ -1,23 +1,23 @@
-"""`QLearningAgent`: du-guai's tabular Q-learning player (seed 000, REFERENCE §4).
+"""`QLearningAgent`: du-guai's tabular Q-learning player (docs/definitions.md#q-learning-player).
 
-Two Q-tables over abstracted states and actions, as the seed defines them:
+Two Q-tables over abstracted states and actions, as du-guai defines them:
 
 * **lead** (the seat leads a trick): 12 features → 1,244,160 states × 17 actions;
 * **follow** (the seat answers a move): 6 features → 20,736 states × 9 actions.
 
 The abstraction rests on the greedy split (`ddzlab.analysis.greedy`): the cards below the 2
-are cut into *segments* of consecutive ranks (the seed's "连续的状态"); in each segment the
+are cut into *segments* of consecutive ranks (du-guai's "连续的状态"); in each segment the
 plays without kickers whose Q(S, a) is the segment's best are the hand's *good plays*, sorted
 by rank into solos, pairs, trios, bombs, solo chains of five and other chains; 2s and jokers
 join the list of their size (a lone 2 is a solo, 22 a pair ...; both jokers are the rocket).
 A concrete move's split cost ``delta`` is the Q it loses against the best of every segment
-it touches, plus 1 per 2 and 2 per joker it spends (the seed's weights for high cards).
+it touches, plus 1 per 2 and 2 per joker it spends (du-guai's weights for high cards).
 
-Lead actions (the seed's table): 0 force the lowest card, 1–3 small/middle/large good solo,
+Lead actions (du-guai's table): 0 force the lowest card, 1–3 small/middle/large good solo,
 4 force the highest card, 5–7 small/middle/large good pair, 8–9 small/large trio (with the
 kickers of least ``delta``), 10–11 small/large bomb, 12 rocket, 13–14 small/large chain of
 five, 15 another chain or plane, 16 four with two. Actions 0 and 4 are offered only to a
-farmer in the seed's situations (an opponent or the partner down to one card).
+farmer in du-guai's situations (an opponent or the partner down to one card).
 
 Follow actions: 0 pass, 1–4 the smallest/smaller/larger/largest reply of least ``delta``,
 5 the highest reply whatever it breaks, 6 smallest bomb, 7 largest bomb, 8 rocket.
@@ -26,11 +26,11 @@ Every abstract action resolves to one of the legal moves ddzlab's generator list
 (`ddzlab.moves`): nothing here enumerates combinations.
 
 Acting is ε-greedy on the table of the situation (ties broken at random). Learning
-(`Learner`) uses the seed's rewards: −1 per decision, −1 − 0.1 × (number of offered
+(`Learner`) uses du-guai's rewards: −1 per decision, −1 − 0.1 × (number of offered
 actions) for its "bad" actions (lead 0, 4, 10, 11, 12; follow 0, 5, 6, 7, 8), ±40 at the
 end, with α = 0.5, γ = 0.8, ε = 0.1 and tables starting at 0. The update is standard
-Q-learning, ``Q += α(r + γ max Q′ − Q)``; ``rule="seed"`` gives the seed's
-``Q += α(r + γ(max Q′ − Q))``. The role feature is the seat's own (the seed computed it
+Q-learning, ``Q += α(r + γ max Q′ − Q)``; ``rule="seed"`` gives du-guai's
+``Q += α(r + γ(max Q′ − Q))``. The role feature is the seat's own (du-guai computed it
 from seat −1; ``role_bug=True`` reproduces that).
 
 ``make_agent("qlearning")`` loads the table shipped in ``data/qlearning/`` (see
@@ -72,7 +72,7 @@ class QLearningAgent(SmallestAgent):
     ``tables``: a `QTables` or `SparseTables`, or None to load ``path`` (default
     `DEFAULT_TABLE`) or the study checkpoint named ``checkpoint`` (`checkpoint_file`). ``tie``
     and ``role_bug`` default to the settings the table was trained with. Bidding is
-    `SmallestAgent`'s: it is a play agent (the seed's protocol bids with the seed SVM).
+    `SmallestAgent`'s: it is a play agent (du-guai's protocol bids with du-guai's SVM).
     """
 
     name = "qlearning"

@@ -1,4 +1,4 @@
-"""The seed's state encoders and abstract actions on ddzlab's greedy split (see the package
+"""du-guai's state encoders and abstract actions on ddzlab's greedy split (see the package
 docstring): lead and follow features, the actions offered, how each resolves to a legal move,
 and the tie-break prior over actions."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ...rules import STANDARD, Kind
 # -- sizes ----------------------------------------------------------------------------
 N_LEAD_FEATURES, N_FOLLOW_FEATURES = 12, 6
 N_LEAD_ACTIONS, N_FOLLOW_ACTIONS = 17, 9
-#: ranges of the lead features after the seed's packing of (min, max) pairs with min ≤ max
+#: ranges of the lead features after du-guai's packing of (min, max) pairs with min ≤ max
 LEAD_RADIX = (10, 6, 3, 3, 2, 3, 2, 3, 8, 8)
 FOLLOW_RADIX = (6, 3, 3, 8, 8, 6)
 N_LEAD_STATES = int(np.prod(LEAD_RADIX))        # 1,244,160
@@ -42,7 +42,7 @@ _GEN = generator(STANDARD)
 
 # -- small helpers --------------------------------------------------------------------
 def hand_to_state(n: int) -> int:
-    """The seed's bucket of a hand size: 1..5 → 0..4, 6–9 → 5, 10–14 → 6, ≥ 15 → 7."""
+    """du-guai's bucket of a hand size: 1..5 → 0..4, 6–9 → 5, 10–14 → 6, ≥ 15 → 7."""
     if n <= 5:
         return max(n - 1, 0)
     return 5 if n <= 9 else 6 if n <= 14 else 7
@@ -57,7 +57,7 @@ def _f2(v: float) -> int:
 
 
 def _value(rank: int) -> int:
-    """The seed's card value: 3 → 1 ... 2 → 13, B → 14, R → 15."""
+    """du-guai's card value: 3 → 1 ... 2 → 13, B → 14, R → 15."""
     return rank + 1
 
 
@@ -128,7 +128,7 @@ def _plain_move(cards: int) -> Move:
 
 
 def _pick(lst: Sequence[Move], k: int) -> Move:
-    """The seed's choice in a sorted list: 0 smallest, 1 middle, 2 largest."""
+    """du-guai's choice in a sorted list: 0 smallest, 1 middle, 2 largest."""
     return lst[(0, len(lst) // 2, -1)[k]]
 
 
@@ -226,7 +226,7 @@ def lead_split(bits: int) -> LeadSplit:
 
 
 def lead_actions(split: LeadSplit, role: int, hand_p: int, hand_n: int) -> list[int]:
-    """The lead actions offered: the seed's forced solos for a farmer, then the split's."""
+    """The lead actions offered: du-guai's forced solos for a farmer, then the split's."""
     first: list[int] = []
     if role == 1:
         if hand_p == 1:
@@ -240,13 +240,13 @@ def lead_actions(split: LeadSplit, role: int, hand_p: int, hand_n: int) -> list[
 
 
 def lead_features(split: LeadSplit, role: int, hand_p: int, hand_n: int) -> tuple[int, ...]:
-    """The seed's 12 lead features (solo min/max, pair min/max, trios, chain-of-5 height,
+    """du-guai's 12 lead features (solo min/max, pair min/max, trios, chain-of-5 height,
     other chains, bombs, rocket, role, bucketed sizes of the previous and next hands)."""
     return split.features + (role, hand_to_state(hand_p), hand_to_state(hand_n))
 
 
 def lead_index(f: Sequence[int]) -> int:
-    """Row of the lead table for 12 features (the seed's packing, 0..1,244,159)."""
+    """Row of the lead table for 12 features (du-guai's packing, 0..1,244,159)."""
     vals = (f[0] + _NMAP[f[1]], f[2] + _NMAP[f[3]]) + tuple(f[4:])
     return _mixed_radix(vals, LEAD_RADIX, f"lead features {tuple(f)}")
 
@@ -356,7 +356,7 @@ def follow_split(bits: int, legal: Sequence[Move]) -> FollowSplit:
 
 def follow_features(split: FollowSplit, role: int, owner_role: int, hand_p: int, hand_n: int,
                     last_size: int) -> tuple[int, ...]:
-    """The seed's 6 follow features: best split cost (≤ 5), own role, role of the player of
+    """du-guai's 6 follow features: best split cost (≤ 5), own role, role of the player of
     the move to beat, bucketed sizes of the previous and next hands, its size (≤ 5)."""
     return (min(split.min_delta, 5), role, owner_role, hand_to_state(hand_p),
             hand_to_state(hand_n), min(last_size, 5))
@@ -435,7 +435,7 @@ def decide_obs(obs: Observation, role_bug: bool = False) -> Decision:
 
 
 # -- the tie-break prior ----------------------------------------------------------------
-#: the tie-break prior (``tie="prior"``), best first. Leading: the seed's forced solos (only
+#: the tie-break prior (``tie="prior"``), best first. Leading: du-guai's forced solos (only
 #: offered when an opponent or the partner is down to one card), then the plays that shed
 #: the most cards, small before large, bombs and the rocket last. Following: the smallest
 #: good reply, pass, then the costly replies; after the partner's move, pass first.

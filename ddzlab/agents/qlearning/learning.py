@@ -1,5 +1,5 @@
-"""Acting and learning: ε-greedy choice (with the seed's random ties or ddzlab's prior and
-caution), the seed's rewards, the update rules, and one seat's `Learner`."""
+"""Acting and learning: ε-greedy choice (with du-guai's random ties or ddzlab's prior and
+caution), du-guai's rewards, the update rules, and one seat's `Learner`."""
 from __future__ import annotations
 
 import math
@@ -10,7 +10,7 @@ import numpy as np
 from .abstraction import FOLLOW_BAD, LEAD, LEAD_BAD, Decision
 from .tables import QTables
 
-#: the seed's hyper-parameters and rewards
+#: du-guai's hyper-parameters and rewards
 ALPHA, GAMMA, EPSILON = 0.5, 0.8, 0.1
 STEP_REWARD, WIN_REWARD = -1.0, 40.0
 
@@ -28,7 +28,7 @@ def choose(q_row: np.ndarray, actions: Sequence[int], epsilon: float,
            counts: Optional[np.ndarray] = None, caution: float = 0.0,
            min_visits: int = 0) -> int:
     """ε-greedy: a uniform action with probability ε, else a best one. Ties go to a random
-    one (the seed's way) or, with ``order`` (a rank per action, ``tie="prior"``), to the
+    one (du-guai's way) or, with ``order`` (a rank per action, ``tie="prior"``), to the
     lowest rank.
 
     With ``caution`` > 0 and the state's visit ``counts`` per action, an action is judged
@@ -60,7 +60,7 @@ def choose(q_row: np.ndarray, actions: Sequence[int], epsilon: float,
 
 
 def bad_reward(table: int, action: int, n_actions: int) -> float:
-    """The seed's reward of one decision: −1, or −1 − 0.1 n for its "bad" actions."""
+    """du-guai's reward of one decision: −1, or −1 − 0.1 n for its "bad" actions."""
     bad = LEAD_BAD if table == LEAD else FOLLOW_BAD
     return STEP_REWARD - 0.1 * n_actions if action in bad else STEP_REWARD
 
