@@ -3,8 +3,8 @@
 The seat to act cannot see the other hands, so every search plays in *worlds*: full games
 sampled from its `Observation` by a `ddzlab.determinize` guesser.
 
-* `MCTSAgent` (``mcts``): determinized UCT (Whitehouse, Powley & Cowling 2011; REFERENCE
-  §8). It samples ``worlds`` deals, runs plain UCT in each with an equal share of the
+* `MCTSAgent` (``mcts``): determinized UCT (Whitehouse, Powley & Cowling 2011, listed
+  in docs/rules.md#sources). It samples ``worlds`` deals, runs plain UCT in each with an equal share of the
   iterations, and adds the root visits of every move over the worlds; the most visited
   move is played.
 * `ISMCTSAgent` (``ismcts``): single-observer information-set MCTS. One tree whose nodes
