@@ -22,7 +22,7 @@ from ..moves import Move
 from ..moves.compiled import core_table, supports
 from ..search import POLICIES, Tree, View, from_game, view_of
 from ..search.sample import sample_world
-from ..search.tree import FILTERS, OTHERS, ismcts, seed, uct
+from ..search.tree import FILTERS, ismcts, seed, uct
 from ..search.weights import stand_in
 
 if TYPE_CHECKING:
