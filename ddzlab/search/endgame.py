@@ -69,17 +69,16 @@ def _key(s):
 
 
 @njit(cache=True)
-def _ordered(t, s, mc, mm, base, ky, tc, tm, sc):
-    """The legal moves of state ``s`` written at ``mc/mm[base:]`` in the search order, their
-    count returned. The order is `ddzlab.analysis.endgame`'s: a play that empties the hand
-    first; leading, larger before smaller, then lower rank; following, replies before bombs
-    (and the rocket) before pass, each by rank. The generator's order breaks ties (stable):
-    the sort key carries the move's index in its low 12 bits (``MAX_MOVES`` = 4096)."""
-    n = legal(t, s, mc[base:], mm[base:], sc)
+def _ordered(s, tc, tm, n, mc, mm, base, ky):
+    """The ``n`` legal moves ``tc/tm`` of state ``s`` written at ``mc/mm[base:]`` in the search
+    order. The order is `ddzlab.analysis.endgame`'s: a play that empties the hand first;
+    leading, larger before smaller, then lower rank; following, replies before bombs (and the
+    rocket) before pass, each by rank. The generator's order breaks ties (stable): the sort
+    key carries the move's index in its low 12 bits (``MAX_MOVES`` = 4096)."""
     hand = s[S_HAND + s[S_TO_ACT]]
     leading = s[S_LAST_META] < 0
     for i in range(n):
-        c, m = mc[base + i], mm[base + i]
+        c, m = tc[i], tm[i]
         rest = 0 if c == hand else 1
         if leading:
             k = (rest * 64 + 63 - size_of(c)) * 32 + meta_rank(m) + 1
@@ -90,11 +89,8 @@ def _ordered(t, s, mc, mm, base, ky, tc, tm, sc):
         ky[i] = k * MAX_MOVES + i
     ky[:n].sort()
     for i in range(n):
-        tc[i], tm[i] = mc[base + i], mm[base + i]
-    for i in range(n):
         j = ky[i] & (MAX_MOVES - 1)
         mc[base + i], mm[base + i] = tc[j], tm[j]
-    return n
 
 
 @njit(cache=True)
@@ -118,7 +114,7 @@ def solve_count(t, st, max_nodes, memo):
     base = np.zeros(depth, dtype=np.int64)
     count = np.zeros(depth, dtype=np.int64)
     nxt = np.zeros(depth, dtype=np.int64)
-    cap = 4 * MAX_MOVES
+    cap = 128                             # the move stack (grown as needed): each open position's list, in order
     mc = np.empty(cap, dtype=np.int64)
     mm = np.empty(cap, dtype=np.int64)
     ky = np.empty(MAX_MOVES, dtype=np.int64)
@@ -126,7 +122,13 @@ def solve_count(t, st, max_nodes, memo):
     tm = np.empty(MAX_MOVES, dtype=np.int64)
     sc = np.empty(SCRATCH, dtype=np.int64)
     states[0, :] = st
-    count[0] = _ordered(t, states[0], mc, mm, 0, ky, tc, tm, sc)
+    n = legal(t, st, tc, tm, sc)
+    if n > cap:
+        cap = n
+        mc = np.empty(cap, dtype=np.int64)
+        mm = np.empty(cap, dtype=np.int64)
+    _ordered(st, tc, tm, n, mc, mm, 0, ky)
+    count[0] = n
     d = 0
     while True:
         s = states[d]
@@ -152,16 +154,18 @@ def solve_count(t, st, max_nodes, memo):
                         return np.int64(-1), np.int64(nodes)
                     d += 1
                     b = base[d - 1] + count[d - 1]
-                    if b + MAX_MOVES > cap:       # room for any move list: grow the move stack
-                        cap = 2 * (b + MAX_MOVES)
+                    n = legal(t, ch, tc, tm, sc)
+                    if b + n > cap:               # grow the move stack
+                        cap = 2 * (b + n)
                         mc2 = np.empty(cap, dtype=np.int64)
                         mm2 = np.empty(cap, dtype=np.int64)
                         mc2[:b] = mc[:b]
                         mm2[:b] = mm[:b]
                         mc, mm = mc2, mm2
+                    _ordered(ch, tc, tm, n, mc, mm, b, ky)
                     base[d] = b
+                    count[d] = n
                     nxt[d] = 0
-                    count[d] = _ordered(t, ch, mc, mm, b, ky, tc, tm, sc)
                     continue
                 if (got == 1) == same:
                     value = 1
