@@ -133,7 +133,7 @@ def test_equals_python_solver_on_self_play_endgames(rules, players, games, max_c
         tally.mismatches += got != int(want == me)
         tally.node_mismatches += nodes != want_nodes
     assert tally.mismatches == 0 and tally.node_mismatches == 0, tally
-    assert tally.positions >= 500 and tally.following >= 150 and tally.bombs >= 20, tally
+    assert tally.positions >= 800 and tally.following >= 500 and tally.bombs >= 90, tally
 
 
 def test_hand_worked_positions():
