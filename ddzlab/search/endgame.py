@@ -1,7 +1,8 @@
 """The compiled exact open-hand endgame solver: who wins a position with perfect play by everyone.
 
 Why: a search's rollout plays a small endgame badly by chance, while the exact answer of a
-position with few cards left costs microseconds here (issue 36). This module is the solver
+position with few cards left costs tens of microseconds here (issue 36; for the times per
+number of cards, and the heavy tail from 20 cards on, see ``benchmarks/bench_endgame.py``). This module is the solver
 kernel only; calling it from the tree is a later step.
 
 It is `ddzlab.analysis.endgame`'s search compiled: an AND-OR depth-first search memoised on
@@ -22,7 +23,9 @@ everything the answer depends on, the landlord and the number of players include
 memo may be reused across solves of the same rule set (``t``): within one search, the
 positions of different iterations share their solved subtrees. Reusing it across rule sets
 is wrong (keys do not name the rules). A search that runs out of budget leaves only solved
-positions in the memo, so a later solve with the same memo stays exact.
+positions in the memo, so a later solve with the same memo stays exact. A memo holds one
+entry per position searched, about 80 bytes each (2.3 million took 170 MB): a caller that
+keeps one across solves bounds it by the budgets it gives, or starts a new one.
 """
 from __future__ import annotations
 
@@ -38,8 +41,8 @@ from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, core_table, m
 from .state import N_STATE, S_HAND, S_LAST_CARDS, S_LAST_META, S_LORD, S_PASSES, S_PLAYERS, S_SIZE, \
     S_TO_ACT, S_WINNER, from_game, legal, play, size_of
 
-#: the default node budget of `solve` from Python (`exact_winner`): about a second compiled
-DEFAULT_NODES = 2_000_000
+#: the default node budget of `exact_winner`: at most about a second, and 80 MB of memo
+DEFAULT_NODES = 1_000_000
 
 _KEY = types.UniTuple(types.int64, 5)
 
@@ -187,7 +190,7 @@ def solve(t, st, max_nodes, memo):
     """1 if the side of the seat to act in ``st`` (a state in play) wins with perfect play by
     everyone, 0 if it loses, -1 if ``max_nodes`` positions were searched without an answer.
     ``t``: `core_table` of the rules; ``memo``: `new_memo`, reusable for the same rules (see
-    the module docstring). ``st`` is not changed."""
+    the module docstring). ``st`` is not changed; a finished one raises ValueError."""
     return solve_count(t, st, max_nodes, memo)[0]
 
 
