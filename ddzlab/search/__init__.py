@@ -13,6 +13,7 @@ default when numba imports) run their iterations without returning to Python.
   a whole rollout, the split filter;
 * ``sample``: dealing worlds: the uniform and bomb guessers, the noisy oracle, candidate pools;
 * ``tree``: the UCT and ISMCTS iteration loops;
+* ``endgame``: the exact open-hand endgame solver (`ddzlab.analysis.endgame` compiled);
 * ``likelihood``: the policy guesser's likelihood (the greedy agent replayed on each candidate
   deal) and the MCMC guesser that samples its posterior.
 
@@ -35,7 +36,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 #: calls, in other files too, which numba's cache does not track
 SOURCES = [_ROOT / "moves" / "compiled.py",
            *(_ROOT / "search" / f"{m}.py" for m in ("state", "power", "weights", "policies", "sample", "likelihood",
-                                                    "tree"))]
+                                                    "tree", "endgame"))]
 
 
 def _drop_stale_cache() -> None:
