@@ -244,3 +244,70 @@ def test_mixed_opponents_keep_one_child_per_move(backend: str, kind: str) -> Non
 def test_others_out_of_range_is_refused(others) -> None:
     with pytest.raises(MCTSConfigError, match="others="):
         make_agent("mcts_cheat", others=others)
+
+
+def test_exact_leaves_under_the_old_tree_see_the_perfect_play_loss() -> None:
+    """``exact`` with ``others=search``: every leaf of the pinned position (17 cards) is solved,
+    and since every landlord move loses against perfect farmers, no root child wins a game. (The
+    compiled tree shares one memo over its leaves, so each solve fits the budget; the Python
+    backend solves each leaf afresh and may fall back to a rollout.)"""
+    game = pinned()
+    agent = make_agent("mcts_cheat", iterations=300, others="search", exact=20, moves="all", rollout=GREEDY,
+                       seed=2, backend="numba")
+    agent.see_all_hands(game)
+    agent.play(game.observation(0))
+    stats = agent._eval_of[0]
+    assert sum(v for v, _ in stats.values()) == 300 and all(r == 0 for _, r in stats.values())
+
+
+def test_exact_leaves_keep_the_rollout_for_losses_against_a_model() -> None:
+    """With the opponents modelled by the policy a perfect-play loss is not final: the tree still
+    finds the moves that beat greedy farmers."""
+    for backend, seeds in (("numba", range(6)), ("python", range(2))):
+        game = pinned()
+        picks = set()
+        for seed in seeds:
+            agent = make_agent("mcts_cheat", iterations=1600, others="policy", exact=20, moves="all", rollout=GREEDY,
+                               seed=seed, backend=backend)
+            agent.see_all_hands(game)
+            picks.add(str(agent.play(game.observation(0))))
+        assert picks <= {"A", "2", "B"}, backend
+
+
+@pytest.mark.parametrize("backend", ["numba", "python"])
+def test_exact_leaves_find_forced_wins_at_once(backend: str) -> None:
+    """Positions of greedy mini games (at most 12 cards left) where the side to act can force a
+    win but some moves lose (the solver says which): with exact leaves, a handful of iterations
+    per move is enough to play a winning one."""
+    from ddzlab.agents.greedy import GreedyAgent
+    from ddzlab.deals import generate_deals
+    from ddzlab.rules import MINI
+    greedy, checked = GreedyAgent(), 0
+    for seed in range(60):
+        game = Game(generate_deals(1, seed=seed, rules=MINI)[0], rules=MINI, landlord=0)
+        while game.phase is Phase.PLAY and checked < 6:
+            seat = game.to_act
+            legal = game.legal_moves()
+            if sum(game.sizes) <= 12 and len(legal) >= 3:
+                side = 0 if seat == 0 else 1
+                wins = []
+                for m in legal:
+                    g = _after(game, m)
+                    wins.append(g.phase is not Phase.PLAY or solve_endgame(
+                        [Hand.from_bits(b) for b in g.hands], rules=MINI, to_move=g.to_act, to_beat=g.last_move,
+                        last_seat=g.last_seat, landlord=0).winner == side)
+                if any(wins) and not all(wins):
+                    agent = make_agent("mcts_cheat", iterations=4 * len(legal), exact=30, moves="all", seed=seed,
+                                       backend=backend)
+                    agent.see_all_hands(game)
+                    assert wins[legal.index(agent.play(game.observation(seat)))], (seed, len(game.history))
+                    checked += 1
+                    break
+            game.play(greedy.play(game.observation(seat)), seat)
+    assert checked >= 4
+
+
+@pytest.mark.parametrize("exact", [-1, 31, 2.5, "all"])
+def test_exact_out_of_range_is_refused(exact) -> None:
+    with pytest.raises(MCTSConfigError, match="exact="):
+        make_agent("ismcts", exact=exact)

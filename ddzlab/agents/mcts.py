@@ -47,6 +47,11 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   node, its move is drawn from the policy with probability p, else chosen by UCB: opponents
   who mostly play like the policy but may find the best reply). The old default made the
   all-seeing player worse with more iterations (docs/search.md, notebook 09);
+* ``exact``: the most cards left in all (0, the default: never) at which a leaf is decided by
+  the exact open-hand endgame solver instead of a rollout, when it answers within
+  `ddzlab.analysis.endgame.LEAF_NODES` positions. A win for the searcher's side is a win
+  against any opponents; a loss is used only when the tree models the opponents as perfect
+  (``others=search``), else the rollout decides (compiled: `ddzlab.search.endgame`);
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
@@ -94,11 +99,13 @@ from typing import TYPE_CHECKING, Callable, Optional, Union
 import numpy as np
 
 
+from ..analysis.endgame import LEAF_NODES, MAX_ENDGAME_CARDS, solve_endgame
 from ..analysis.greedy import q_value
+from ..cards import Hand
 from ..deals import SeedLike, as_rng
 from ..determinize import (BombGuesser, Guesser, NoisyOracleGuesser, PolicyGuesser, UniformGuesser,
                            determinize)
-from ..errors import DdzError
+from ..errors import DdzError, SearchLimitError
 from ..game import Game, Observation, Phase
 from ..moves import Move
 from ..rules import Kind
@@ -328,12 +335,21 @@ def make_rollout(spec: Union[str, Rollout]) -> Rollout:
     return table[spec]()
 
 
-def side_won(game: Game, seat: int) -> bool:
+def side_won(game: "Game | _Decided", seat: int) -> bool:
     """Whether ``seat``'s side won the finished ``game``."""
     w = game.winner
     if game.landlord is None:
         return w == seat
     return (w == game.landlord) == (seat == game.landlord)
+
+
+class _Decided:
+    """A leaf decided by the exact endgame: the winner and landlord `side_won` reads."""
+
+    __slots__ = ("winner", "landlord")
+
+    def __init__(self, winner: int, landlord: Optional[int]) -> None:
+        self.winner, self.landlord = winner, landlord
 
 
 def _opponent(game: Game, seat: int) -> bool:
@@ -429,7 +445,7 @@ class _Search(SmallestAgent):
                  guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
-                 backend: Optional[str] = None, others: Union[str, float] = "search") -> None:
+                 backend: Optional[str] = None, others: Union[str, float] = "search", exact: int = 0) -> None:
         self.default_iterations = isinstance(iterations, str) and iterations == "default"
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS
@@ -446,6 +462,9 @@ class _Search(SmallestAgent):
         if not (isinstance(others, str) and others in OTHERS or _number(others) and 0 < others < 1):
             raise MCTSConfigError(f"unknown others={others!r}: {', '.join(OTHERS)} or the probability "
                                   "(strictly between 0 and 1) of drawing an opponent's move from the policy")
+        if not (_whole(exact) and 0 <= exact <= MAX_ENDGAME_CARDS):
+            raise MCTSConfigError(f"exact={exact!r}: the most cards left in all for an exact endgame, a whole "
+                                  f"number from 0 (never) to {MAX_ENDGAME_CARDS}")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
@@ -456,6 +475,7 @@ class _Search(SmallestAgent):
         self.moves, self.width, self.others = moves, width, others
         #: the probability that an opponent's move in the tree comes from the rollout policy
         self.follow = OTHERS[others] if isinstance(others, str) else float(others)
+        self.exact = int(exact)
         self.rollout = make_rollout(rollout)
         if moves == "split+policy" and type(self.rollout).prior is Rollout.prior:
             raise MCTSConfigError(f"moves=split+policy keeps the rollout policy's own move: the rollout "
@@ -537,8 +557,31 @@ class _Search(SmallestAgent):
         child = node.children[move] = Node(move, node, seat)
         return child, True
 
+    def _settle(self, game: Game, me: int) -> Optional[Game]:
+        """The leaf decided exactly (``exact``: `ddzlab.search.tree._settle`'s rule, with the
+        Python solver): a finished stand-in game whose winner is the side that wins with
+        perfect play, or None (too many cards, no answer within the budget, or a loss that
+        only perfect opponents would inflict)."""
+        if not self.exact or game.phase is not Phase.PLAY or sum(game.sizes) > self.exact:
+            return None
+        lord = 0 if game.landlord is None else game.landlord
+        try:
+            r = solve_endgame([Hand.from_bits(b) for b in game.hands], rules=game.rules, to_move=game.to_act,
+                              to_beat=game.last_move, last_seat=game.last_seat, landlord=lord,
+                              max_nodes=LEAF_NODES)
+        except SearchLimitError:
+            return None
+        mover_side = game.to_act if game.landlord is None else int(game.to_act != game.landlord)
+        wins = r.winner == mover_side
+        if wins == _opponent(game, me) and self.follow > 0.0:
+            return None
+        s = game.to_act
+        winner = s if wins else ((s + 1) % game.players if game.landlord is None or s == game.landlord
+                                 else game.landlord)
+        return _Decided(winner, game.landlord)
+
     @staticmethod
-    def _backprop(node: Optional[Node], game: Game) -> None:
+    def _backprop(node: Optional[Node], game: "Game | _Decided") -> None:
         while node is not None:
             node.visits += 1
             if node.parent is not None and side_won(game, node.seat):
@@ -615,8 +658,10 @@ class _Search(SmallestAgent):
                 if child is None:
                     child = node.children[move] = Node(move, node, seat)
                 node = child
-            self._rollout(game)
-            self._backprop(node, game)
+            decided = self._settle(game, me)
+            if decided is None:
+                self._rollout(game)
+            self._backprop(node, decided or game)
             done += 1
         return root, done
 
@@ -690,8 +735,10 @@ class ISMCTSAgent(_Search):
                 node = max(kids, key=lambda ch: ch.reward / ch.visits
                            + c * math.sqrt(math.log(ch.avail) / ch.visits))
                 push(game, node.move)
-            self._rollout(game)
-            self._backprop(node, game)
+            decided = self._settle(game, obs.seat)
+            if decided is None:
+                self._rollout(game)
+            self._backprop(node, decided or game)
             done += 1
         self.last_iterations = done
         return {m: (ch.visits, ch.reward) for m, ch in root.children.items()}

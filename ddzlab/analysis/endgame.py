@@ -38,6 +38,9 @@ from ._core import check_move, hand_bits, refuse_over
 MAX_ENDGAME_CARDS = 30
 #: the default node budget of `solve_endgame`
 MAX_ENDGAME_NODES = 500_000
+#: the positions a tree search may spend on one leaf's exact solve (the MCTS agents' ``exact``)
+#: before it plays the rollout instead: about 1 ms compiled (benchmarks/README.md, "The compiled endgame solver")
+LEAF_NODES = 2000
 
 
 @dataclass
@@ -181,4 +184,4 @@ def solve_endgame(hands: Sequence[Union[Hand, str]], rules: Union[Rules, str] = 
     return EndgameResult(winner, line, solver.nodes, time.perf_counter() - t0)
 
 
-__all__ = ["solve_endgame", "EndgameResult", "MAX_ENDGAME_CARDS", "MAX_ENDGAME_NODES"]
+__all__ = ["solve_endgame", "EndgameResult", "MAX_ENDGAME_CARDS", "MAX_ENDGAME_NODES", "LEAF_NODES"]

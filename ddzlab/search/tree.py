@@ -16,10 +16,12 @@ import math
 import numpy as np
 from numba import njit
 
+from ..analysis.endgame import LEAF_NODES
 from ..moves.compiled import MAX_MOVES, SCRATCH
 from .policies import choose, keep_prior, rollout, split_filter
+from .endgame import new_memo, solve
 from .sample import sample_world
-from .state import S_LORD, S_TO_ACT, S_WINNER, legal, play, side_won
+from .state import S_LORD, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER, legal, play, side_won
 
 # node fields (columns of ``Tree.ints``)
 N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N_USTART, N_UCOUNT = range(11)
@@ -32,6 +34,9 @@ FILTERS = {"all": 0, "split": 1, "split+policy": 2}
 #: (0): the opponents are modelled as players who see every card of the world and search the
 #: same tree; ``policy`` (1): as the rollout policy; a number in between mixes the two
 OTHERS = {"search": 0.0, "policy": 1.0}
+#: the exact endgame at a leaf (``ddzlab.agents.mcts``'s ``exact``): the memo's size at which
+#: a search empties it (about 30 MB); each solve's budget is `ddzlab.analysis.endgame.LEAF_NODES`
+EXACT_MEMO = 400_000
 
 
 #: a root node's fields (no parent, no seat, no move, no children, no untried moves yet)
@@ -204,6 +209,40 @@ def _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon,
 
 
 @njit(cache=True)
+def _settle(t, st, me, exact, strict, memo):
+    """Decide a leaf with few cards left exactly instead of by a rollout: when at most
+    ``exact`` cards remain and the solver answers within `LEAF_NODES` new positions, mark the
+    side that wins with perfect play as the winner in ``st`` and return True. A win for the
+    side of ``me`` holds against any opponents; a loss only against perfect ones, so it is
+    used only when the tree models the opponents as perfect (``strict``) and the rollout
+    decides otherwise."""
+    if exact <= 0 or st[S_WINNER] >= 0:
+        return False
+    left = 0
+    for i in range(st[S_PLAYERS]):
+        left += st[S_SIZE + i]
+    if left > exact:
+        return False
+    if len(memo) > EXACT_MEMO:
+        memo.clear()
+    r = solve(t, st, LEAF_NODES, memo)
+    if r < 0:
+        return False
+    s = st[S_TO_ACT]
+    ours = (r == 1) != _opponent(st, me)
+    if not ours and not strict:
+        return False
+    lord = st[S_LORD]
+    if r == 1:
+        st[S_WINNER] = s
+    elif lord < 0:
+        st[S_WINNER] = (s + 1) % st[S_PLAYERS]
+    else:
+        st[S_WINNER] = (s + 1) % st[S_PLAYERS] if s == lord else lord
+    return True
+
+
+@njit(cache=True)
 def _backprop(ints, reward, node, st):
     while node >= 0:
         ints[node, N_VISITS] += 1
@@ -215,10 +254,10 @@ def _backprop(ints, reward, node, st):
 
 @njit(cache=True)
 def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w,
-        follow):
+        follow, exact):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
     are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`;
-    ``follow``: `OTHERS`). Returns (iterations done, rollout moves played)."""
+    ``follow``: `OTHERS`; ``exact``: `_settle`). Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -226,6 +265,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
     sc = np.empty(SCRATCH, dtype=np.int64)
     st = np.empty_like(world)
     me = world[S_TO_ACT]
+    memo = new_memo()
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0] and used[1] + MAX_MOVES <= pool_cards.shape[0]:
         st[:] = world
@@ -273,6 +313,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
             play(st, cards, meta)
             known = _child(ints, node, cards, meta) if 0.0 < follow < 1.0 else -1
             node = known if known >= 0 else _new_node(ints, reward, used, node, seat, cards, meta)
+        _settle(t, st, me, exact, follow == 0.0, memo)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
@@ -281,9 +322,10 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
-    `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`).
+    `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`;
+    ``exact``: `_settle`).
     Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
@@ -293,6 +335,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     sc = np.empty(SCRATCH, dtype=np.int64)
     st = np.empty_like(template)
     me = template[S_TO_ACT]
+    memo = new_memo()
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
@@ -342,10 +385,11 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                     best, best_v = ch, val
             node = best
             play(st, ints[node, N_CARDS], ints[node, N_META])
+        _settle(t, st, me, exact, follow == 0.0, memo)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
     return done, sims
 
 
-__all__ = ["Tree", "FILTERS", "OTHERS", "seed", "uct", "ismcts", "root_rows"]
+__all__ = ["Tree", "FILTERS", "OTHERS", "EXACT_MEMO", "seed", "uct", "ismcts", "root_rows"]
