@@ -283,3 +283,15 @@ add(Experiment(
     description="Notebook 09, hypotheses H2 and H4: the old all-seeing tree without the move filter, and with "
                 "half and twice the exploration constant, at 400 and 6,400 iterations against greedy, paired "
                 "with 09_cheater_model's rows (same deals and seeds)."))
+
+#: exact endgames at the leaves (``exact``: the most cards left in all for the solver), the
+#: cutoffs measured for the all-seeing player with the modelled opponents at 1,600 iterations;
+#: ``exact=0`` is 09_cheater_model's cheat-policy-1600 (same deals and seeds, paired)
+EXACT_CUTOFFS = (12, 16, 20)
+add(Experiment(
+    "09_exact", configs={f"cheat-policy-exact{n}-1600": f"mcts_cheat:iterations=1600,others=policy,exact={n}"
+                         for n in EXACT_CUTOFFS},
+    opponents=["greedy", "rulev1"], deals=CAUSE_DEALS, rules="standard", seed=CAUSE_SEED,
+    description="Notebook 09: the all-seeing player with modelled opponents at 1,600 iterations, its leaves with at "
+                "most 12, 16 or 20 cards decided by the exact endgame solver, against greedy and rulev1, paired with "
+                "09_cheater_model (same deals and seeds): what the exact endgame buys, and what it costs a move."))
