@@ -294,14 +294,21 @@ def read_rows(path: Path, repair: str = "") -> tuple[pd.DataFrame, int]:
     """The rows of a store file (`COLUMNS`) and the bytes of an interrupted last write
     (dropped, with a warning; those games are replayed). Raises `DamagedStoreError` (with
     ``repair``, the command that repairs it) when any other byte is damaged."""
+    got = _undamaged(path, repair)
+    return got.rows, got.interrupted
+
+
+def _undamaged(path: Path, repair: str) -> StoreRead:
+    """`read_store` of a store that may have lost only an interrupted last write (warned:
+    those games are replayed); any other damage raises `DamagedStoreError` naming ``repair``."""
     got = read_store(path)
     if got.damaged:
         raise DamagedStoreError(got.describe(repair), got)
     if got.interrupted:
         warnings.warn(f"{path}: the last {got.interrupted} bytes are an incomplete block (a run "
                       "stopped while writing); their games are not counted and will be replayed",
-                      stacklevel=2)
-    return got.rows, got.interrupted
+                      stacklevel=3)
+    return got
 
 
 def check_rows(path: Path, df: pd.DataFrame) -> None:
@@ -388,13 +395,7 @@ def compact(path: Path, repair: str = "") -> pd.DataFrame:
     (`DamagedStoreError`, naming ``repair``) and bad rows (`BadRowsError`) without writing.
     An intact sealed store is left byte for byte as it is."""
     path = Path(path)
-    got = read_store(path)
-    if got.damaged:
-        raise DamagedStoreError(got.describe(repair), got)
-    if got.interrupted:
-        warnings.warn(f"{path}: the last {got.interrupted} bytes are an incomplete block (a run "
-                      "stopped while writing); their games are not counted and will be replayed",
-                      stacklevel=2)
+    got = _undamaged(path, repair)
     df = got.rows
     check_rows(path, df)
     ordered = sort_rows(df)
