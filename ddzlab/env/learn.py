@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import DdzError, ModelFileError
 from ..game import Observation
 from ..moves import Move
+from ..npyheader import NpyHeaderError, npy_header
 from ..rules import Kind
 from .encode import COMPACT_SIZE, compact_obs
 from .index import MoveIndex, move_index
@@ -175,14 +176,11 @@ def _read_saved(path: Path) -> tuple[str, int, dict[str, np.ndarray]]:
                 if info.compress_size > size or info.file_size > _MAX_RATIO * info.compress_size + 1024:
                     raise refuse(f"array {name!r} declares {info.file_size:,} bytes unpacked from "
                                  f"{info.compress_size:,} in a file of {size:,}")
-                with zf.open(info) as fh:
-                    version = np.lib.format.read_magic(fh)
-                    if version not in ((1, 0), (2, 0)):
-                        raise refuse(f"array {name!r}: .npy version {version}")
-                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0) else
-                            np.lib.format.read_array_header_2_0)
-                    shape, _, dtype = read(fh)
-                    headers[name] = (shape, dtype, fh.tell(), info.file_size)
+                try:
+                    shape, dtype, offset = npy_header(zf, info)
+                except NpyHeaderError as e:
+                    raise refuse(f"array {name!r}: {e}") from None
+                headers[name] = (shape, dtype, offset, info.file_size)
             rules_shape, rules_dtype = headers["rules"][:2]
             if rules_shape != () or rules_dtype.kind != "U" or rules_dtype.itemsize > 4 * 32:
                 raise refuse(f"'rules' is {rules_dtype} of shape {rules_shape}, not a rule set's name")

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...config import DATA_DIR
 from ...errors import ModelFileError
+from ...npyheader import NpyHeaderError, npy_header
 from .abstraction import (FOLLOW, LEAD, N_FOLLOW_ACTIONS, N_FOLLOW_STATES, N_LEAD_ACTIONS,
                           N_LEAD_STATES)
 
@@ -129,13 +130,10 @@ def _check_members(path: Path) -> None:
                     raise ModelFileError(f"{path}: array {name!r} unpacks to {info.file_size} "
                                          f"bytes, more than a Q-table needs "
                                          f"({_member_limit(name)})")
-                with zf.open(info) as fh:
-                    version = np.lib.format.read_magic(fh)
-                    if version not in ((1, 0), (2, 0)):
-                        raise ModelFileError(f"{path}: array {name!r}: .npy version {version}")
-                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0) else
-                            np.lib.format.read_array_header_2_0)
-                    shape, _, dtype = read(fh)
+                try:
+                    shape, dtype, _ = npy_header(zf, info)
+                except NpyHeaderError as e:
+                    raise ModelFileError(f"{path}: array {name!r}: {e}") from None
                 kinds, ndim = _MEMBERS[name]
                 if dtype.kind not in kinds or dtype.hasobject or len(shape) != ndim:
                     raise ModelFileError(f"{path}: array {name!r} is {dtype} of shape {shape}; "
