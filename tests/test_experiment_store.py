@@ -380,3 +380,23 @@ def test_a_store_in_the_old_format_is_read_and_converted(tmp_path):
     again = store.read_store(path)
     assert not again.legacy and again.sealed
     pd.testing.assert_frame_equal(again.rows, full)
+
+
+def test_a_stopped_publishing_run_resumes_with_publish(tmp_path):
+    """A ``--publish`` run stopped after it appended games but before it recorded the new size
+    leaves more rows than were published: a reader refuses them, and the next ``--publish`` run
+    takes them up and publishes the whole."""
+    exp = _exp(deals=4)
+    run_experiment(exp, deals=2, root=tmp_path, progress=False, publish=True)
+    meta_path = tmp_path / exp.name / "experiment.json"
+    published = json.loads(meta_path.read_text())["published"]
+    run_experiment(exp, deals=3, root=tmp_path, progress=False, publish=True)
+    meta = json.loads(meta_path.read_text())
+    meta["published"] = published                      # as if the run stopped before recording
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(BadRowsError, match="were published"):
+        load_games(exp, root=tmp_path)
+    games = run_experiment(exp, deals=4, root=tmp_path, progress=False, publish=True)
+    assert games["deal"].nunique() == 4
+    assert json.loads(meta_path.read_text())["published"]["deals"] == 4
+    assert len(load_games(exp, root=tmp_path)) == len(games)

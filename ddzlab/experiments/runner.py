@@ -374,12 +374,13 @@ def _missing_deals(exp: Experiment, df: pd.DataFrame, n: int) -> list[int]:
 
 
 def _stored_rows(exp: Experiment, folder: Path, root: Union[str, Path, None],
-                 allow_damaged: bool = False) -> pd.DataFrame:
+                 allow_damaged: bool = False, publishing: bool = False) -> pd.DataFrame:
     """Every stored row of ``folder`` after the checks that every reader shares: no damaged
     byte (`DamagedStoreError` naming the range, the games missing and the repair command),
     no game twice or with one role, no label or deal the experiment does not have, as many
     rows as were published (`BadRowsError`). ``allow_damaged``: the intact rows of a
-    damaged store, without the damage and row-count checks."""
+    damaged store, without the damage and row-count checks. ``publishing``: more rows than
+    were published are the rows of a publishing run that stopped, which this run publishes."""
     path = folder / "games.csv.gz"
     repair = _repair_command(exp.name, folder, root)
     got = store.read_store(path)
@@ -419,7 +420,7 @@ def _stored_rows(exp: Experiment, folder: Path, root: Union[str, Path, None],
                                     f"({published.get('deals')} deals): rows are missing (a cut or replaced "
                                     f"file?); restore the committed file (git checkout), or keep these rows with "
                                     f"`{repair}`", got)
-        if published is not None and len(df) > published.get("games", 0):
+        if published is not None and len(df) > published.get("games", 0) and not publishing:
             raise BadRowsError(f"{path}: {len(df)} rows, but {published.get('games')} were published "
                                f"({published.get('deals')} deals); restore the committed file (git checkout), "
                                f"or publish these rows with `ddzlab experiment run {exp.name} --publish`")
@@ -488,7 +489,7 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
     path = folder / "games.csv.gz"
     repair = _repair_command(exp.name, folder, root)
     with store.locked(folder):
-        _stored_rows(exp, folder, root)                # refuses damage and bad rows: nothing written yet
+        _stored_rows(exp, folder, root, publishing=publish)   # refuses damage and bad rows: nothing written yet
         meta = _check_stored(exp, folder)
         _write_deals(exp, folder)
         stored = store.compact(path, repair)
