@@ -295,3 +295,14 @@ add(Experiment(
     description="Notebook 09: the all-seeing player with modelled opponents at 1,600 iterations, its leaves with at "
                 "most 12, 16 or 20 cards decided by the exact endgame solver, against greedy and rulev1, paired with "
                 "09_cheater_model (same deals and seeds): what the exact endgame buys, and what it costs a move."))
+
+#: the held-out evaluation (issue 36): the candidate that notebook 09's declared rule chose on the
+#: development deals (09_strong_dev, 160 deals: ``others=policy``, +0.075 [+0.029, +0.121] against
+#: weights, +0.019 [-0.016, +0.054] against rulev1, the larger mean gain of the two that qualified),
+#: played once on the held-out deals beside 05_strongest's agents (same deals and seeds: paired)
+STRONG_CHOSEN = f"{PRIOR_LABEL}-policy"
+add(Experiment(
+    "09_strongest", configs={STRONG_CHOSEN: STRONG_CANDIDATES[STRONG_CHOSEN]}, opponents=list(STRONG_TARGETS),
+    deals=ARENA_DEALS, seed=0,
+    description="Notebook 09: the strongest search agent chosen on development deals, evaluated once against "
+                "rulev1 and weights on the 1,000 held-out deals, sides swapped, paired with 05_strongest."))
