@@ -180,7 +180,7 @@ def decision_regions(ax: Axes, x: np.ndarray, y: np.ndarray, decision: np.ndarra
 
     The same pixels on every machine: a decision computed through another BLAS differs in
     its last bits, and a contour drawn through such values moves with every bit, which
-    anti-aliasing shows (issue 37: ``01_decision_boundary.png``). So the regions are filled
+    anti-aliasing shows (``01_decision_boundary.png`` changed from machine to machine). So the regions are filled
     from the sign of ``decision`` at the grid points (``colors[0]`` where it is <= 0,
     ``colors[1]`` where > 0), and the boundary is the zero contour of ``decision`` rounded to
     ``decimals`` places: bit-identical input, hence identical vertices and pixels, unless a

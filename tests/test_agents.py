@@ -187,7 +187,7 @@ def test_the_guess_accuracy_study_plays_the_arenas_games():
 
 def test_the_random_agent_picks_every_legal_move_alike():
     """Uniform over the legal moves: 3,000 leads from one position, each of its n moves
-    drawn about 3,000/n times (a chi-square test at the 0.001 level; issue 22: the survivor
+    drawn about 3,000/n times (a chi-square test at the 0.001 level; the survivor
     of `make mutation MODULE=agents/random_agent` always played the first move)."""
     from collections import Counter
 
@@ -200,7 +200,7 @@ def test_the_random_agent_picks_every_legal_move_alike():
     assert chisquare([counts[m] for m in obs.legal_moves]).pvalue > 0.001
 
 
-# -- a misspelled option (issue 37): the agent, the option and the valid options named -------
+# -- a misspelled option: the agent, the option and the valid options named -------
 def _ddzlab_agents() -> list:
     """The agents ddzlab registers (not those a test registers in the same process)."""
     from ddzlab.agents.base import _factory

@@ -67,7 +67,7 @@ def test_the_agent_template_plays_in_the_terminal_and_is_named_by_its_file(tmp_p
     assert header.agents[0] == "my_agent.py:MostCards" and games[0].seats[0] == "my_agent.py:MostCards"
 
 
-# -- cited paths exist; no internal words (issue 37) ---------------------------------------------
+# -- cited paths exist; no internal words ---------------------------------------------
 #: occurrences in files this branch may not edit (their owner fixes them): file -> the text still
 #: there. The test fails once the text is gone, so the entry is removed with the fix.
 PENDING: dict[str, str] = {}
@@ -154,7 +154,7 @@ def test_the_doc_path_checker_finds_what_it_should():
 
 
 def test_the_readme_defines_every_agent_in_one_sentence():
-    """issue 37: the README named agents (`rulev1`, `weights`, ...) without saying what they
+    """The README named agents (`rulev1`, `weights`, ...) without saying what they
     do. Its agent table has one row per agent `ddzlab agents` lists, each one sentence, and
     every agent name the README mentions is among them."""
     from ddzlab.agents import available_agents

@@ -352,7 +352,7 @@ def test_single_seat_refuses_bad_seats():
         SingleSeatEnv(seat="random", encoding="douzero")
 
 
-# -- after the end, and odd seeds (issue 37): ddzlab's errors, nothing changed ---------------------
+# -- after the end, and odd seeds: ddzlab's errors, nothing changed ---------------------
 def _played_out(env):
     """Play the AEC environment's game to its end (first legal action), every agent leaving."""
     for agent in env.agent_iter():

@@ -69,7 +69,7 @@ def test_load_refuses_other_files(tmp_path):
         QLearner.load(tmp_path / "junk.npz")
 
 
-# -- crafted files (issue 37): refused from the headers, before the network is allocated --------
+# -- crafted files: refused from the headers, before the network is allocated --------
 def _saved(tmp_path, **arrays):
     """A file laid out as `QLearner.save` writes one, with ``arrays`` replacing its own."""
     learner = QLearner("mini", hidden=4, seed=0)

@@ -1,4 +1,4 @@
-"""The experiment store under damage (issue 37): every single flipped byte and every cut
+"""The experiment store under damage: every single flipped byte and every cut
 tail is found and located, no intact block's row is lost, no wrong row is read; changed
 results, duplicates and rows that disagree with the catalog are refused by the loader,
 `status` and `run` alike; `repair` keeps the intact rows; runs beyond the published size

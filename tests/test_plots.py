@@ -259,7 +259,7 @@ def _png(draw, decision) -> bytes:
 
 
 def test_decision_regions_draw_the_same_pixels_when_the_decision_differs_in_its_last_bits():
-    """issue 37: 01_decision_boundary.png changed from machine to machine. A linear decision
+    """01_decision_boundary.png changed from machine to machine. A linear decision
     computed through another BLAS differs in its last bits (here: relative 1e-12), never in
     its sign at a grid point (|d| >= 3e-4 there in notebook 01): the figure must not change."""
     coef = np.array([0.68, 0.435])

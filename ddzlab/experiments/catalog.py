@@ -84,7 +84,7 @@ add(Experiment(
     "07_standard", configs=WILDCARD_AGENTS, opponents=["greedy"], deals=2000, deal_seed=7, seed=0,
     description="Notebook 07: the same agents under the standard rules, 2,000 deals x 2 (landlord WP, ranking)."))
 
-# -- notebook 05: card guessing in the search (issue 23) ---------------------------------------
+# -- notebook 05: card guessing in the search ---------------------------------------
 #: the guessers of the study (`ddzlab.agents.mcts.make_guesser` names): policyN resamples N deals,
 #: mcmc samples the same posterior by Metropolis chains (64 samples)
 GUESSERS = ("uniform", "bomb", "policy", "policy64", "policy256", "mcmc")
@@ -180,7 +180,7 @@ add(Experiment(
     description="Notebook 05: determinized UCT with a total budget of 400, 1,600 or 6,400 iterations "
                 "shared by 1 to 64 worlds (mini, against greedy)."))
 
-#: notebook 05's strongest search agent as first registered (issue 23, `ddzlab.agents.mcts`), its
+#: notebook 05's strongest search agent as first registered (`ddzlab.agents.mcts`), its
 #: targets (WP it must reach against each opponent, both roles, on the held-out deals) and the
 #: CPU seconds a move it may spend; it is paired with the default `ismcts` on the same deals and
 #: seeds. The label of its stored rows: the agent F5b's rule made the strongest is `PRIOR_LABEL`
@@ -222,7 +222,7 @@ __all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "
            "guess_experiments", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
            "STRONGEST", "STRONG_TARGETS", "PRIOR_LABEL", "PRIOR_SPEC", "STRONG_SECONDS", "STRONG_BUDGET", "ismcts"]
 
-# -- notebook 09: why the all-seeing player got worse with more search (issue 36) -------------
+# -- notebook 09: why the all-seeing player got worse with more search -------------
 #: the deals of the cause study: generated apart from the held-out set and from notebook 05's
 #: (development deals: candidates for the strongest agent are chosen here, never on `ARENA_DEALS`)
 CAUSE_SEED = 36
@@ -296,7 +296,7 @@ add(Experiment(
                 "most 12, 16 or 20 cards decided by the exact endgame solver, against greedy and rulev1, paired with "
                 "09_cheater_model (same deals and seeds): what the exact endgame buys, and what it costs a move."))
 
-#: the held-out evaluation (issue 36): the candidate that notebook 09's declared rule chose on the
+#: the held-out evaluation: the candidate that notebook 09's declared rule chose on the
 #: development deals (09_strong_dev, 160 deals: ``others=policy``, +0.075 [+0.029, +0.121] against
 #: weights, +0.019 [-0.016, +0.054] against rulev1, the larger mean gain of the two that qualified),
 #: played once on the held-out deals beside 05_strongest's agents (same deals and seeds: paired)

@@ -1,7 +1,7 @@
 """The compiled exact open-hand endgame solver: who wins a position with perfect play by everyone.
 
 Why: a search's rollout plays a small endgame badly by chance, while the exact answer of a
-position with few cards left costs tens of microseconds here (issue 36; for the times per
+position with few cards left costs tens of microseconds here (for the times per
 number of cards, and the heavy tail from 20 cards on, see ``benchmarks/bench_endgame.py``). This module is the solver
 kernel only; calling it from the tree is a later step.
 
