@@ -375,3 +375,20 @@ def test_the_strongest_search_agent_is_ismcts_weights_with_the_weights_prior():
         seats = [make_agent(name, seed=s) for s in range(3)]
         played.append(play_game(Game(generate_deals(1, seed=8)[0], landlord=0), seats).history)
     assert played[0] == played[1] and len(played[0]) > 6
+
+
+def test_the_registered_modelled_agent_is_the_one_09_strongest_evaluates():
+    """`ismcts_modelled` is the candidate 09_strongest plays (``ismcts_weights_prior:others=policy``):
+    the same options, the same moves with the same seed in a whole game, and not the moves of
+    `ismcts_weights_prior`, whose tree searches the opponents' moves."""
+    from ddzlab.experiments.catalog import STRONG_CANDIDATES, STRONG_CHOSEN
+    agent, spec = make_agent("ismcts_modelled", seed=1), make_agent(STRONG_CANDIDATES[STRONG_CHOSEN], seed=1)
+    for a in (agent, spec):
+        assert (a.moves, a.rollout.name, a.iterations, a.follow) == ("split+policy", "weights", 4000, 1.0)
+    played = []
+    for name in ("ismcts_modelled:iterations=60", STRONG_CANDIDATES[STRONG_CHOSEN] + ",iterations=60",
+                 "ismcts_weights_prior:iterations=60"):
+        seats = [make_agent(name, seed=s) for s in range(3)]
+        played.append([m for _, m in play_game(Game(generate_deals(3, seed=8)[2], landlord=0), seats).history])
+    assert played[0] == played[1] and len(played[0]) > 6
+    assert played[0] != played[2]

@@ -784,6 +784,27 @@ def prior_ismcts(**options) -> ISMCTSAgent:
 
 register_agent("ismcts_weights_prior")(prior_ismcts)
 
+#: the options of `ismcts_modelled`: `ismcts_weights_prior` whose tree draws the opponents'
+#: moves from its rollout policy (``others=policy``) instead of searching them
+MODELLED_OPTIONS = {**PRIOR_OPTIONS, "others": "policy"}
+
+
+def modelled_ismcts(**options) -> ISMCTSAgent:
+    """`ismcts_weights_prior` with its opponents modelled as the `weights` policy: the strongest search agent.
+
+    The tree searches the agent's own moves and its partner's, and draws each opponent's move
+    from the weights rollout policy (``others=policy``), so its values are those of a best
+    response to opponents who play like `weights`, not to opponents who see every card and
+    search the same tree (docs/search.md, "Opponent models"). Chosen among three opponent
+    models on development deals (stored experiment `09_strong_dev`) by a rule declared before
+    they played; its WP against `rulev1` and `weights` on the held-out deals is the stored
+    experiment `09_strongest` (notebook 09). CPU seconds a move: `benchmarks/bench_strongest.py`.
+    Options as `ismcts`; any option given overrides these."""
+    return ISMCTSAgent(**{**MODELLED_OPTIONS, **options})
+
+
+register_agent("ismcts_modelled")(modelled_ismcts)
+
 
 @register_agent("mcts_cheat")
 class CheatingMCTSAgent(_Search):
@@ -817,7 +838,7 @@ class CheatingMCTSAgent(_Search):
 
 
 __all__ = ["MCTSAgent", "ISMCTSAgent", "CheatingMCTSAgent", "strong_ismcts", "STRONG_OPTIONS", "prior_ismcts",
-           "PRIOR_OPTIONS", "Node", "Rollout",
+           "PRIOR_OPTIONS", "modelled_ismcts", "MODELLED_OPTIONS", "Node", "Rollout",
            "HalfSoloRollout", "GreedyRollout", "WeightsRollout", "make_rollout", "make_guesser", "split_filter", "MOVE_FILTERS", "side_won",
            "MCTSConfigError", "DEFAULT_ITERATIONS", "COMPILED_ITERATIONS", "BACKENDS", "resolve_backend",
            "search_eval", "CHECK_MOVES"]
