@@ -52,6 +52,11 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   `ddzlab.analysis.endgame.LEAF_NODES` positions. A win for the searcher's side is a win
   against any opponents; a loss is used only when the tree models the opponents as perfect
   (``others=search``), else the rollout decides (compiled: `ddzlab.search.endgame`);
+* ``bias``: the progressive bias towards the rollout policy's own move (0, the default:
+  none). At a node where the tree chooses by UCB, the child whose move the policy (greedy
+  or weights) plays there without exploration, the *prior*, gets ``bias / (visits + 1)`` on
+  top of its UCB value, and among the untried moves it is expanded first: a prior that
+  steers the first visits and fades as the visits grow (docs/search.md, "Priors");
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
@@ -445,7 +450,8 @@ class _Search(SmallestAgent):
                  guesser: Union[str, Guesser, None] = "uniform", moves: str = "split",
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
-                 backend: Optional[str] = None, others: Union[str, float] = "search", exact: int = 0) -> None:
+                 backend: Optional[str] = None, others: Union[str, float] = "search", exact: int = 0,
+                 bias: float = 0.0) -> None:
         self.default_iterations = isinstance(iterations, str) and iterations == "default"
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS
@@ -465,6 +471,8 @@ class _Search(SmallestAgent):
         if not (_whole(exact) and 0 <= exact <= MAX_ENDGAME_CARDS):
             raise MCTSConfigError(f"exact={exact!r}: the most cards left in all for an exact endgame, a whole "
                                   f"number from 0 (never) to {MAX_ENDGAME_CARDS}")
+        if not (_number(bias) and 0 <= bias < math.inf):
+            raise MCTSConfigError(f"bias={bias!r}: the progressive bias is a number >= 0")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
@@ -476,10 +484,12 @@ class _Search(SmallestAgent):
         #: the probability that an opponent's move in the tree comes from the rollout policy
         self.follow = OTHERS[others] if isinstance(others, str) else float(others)
         self.exact = int(exact)
+        self.bias = float(bias)
         self.rollout = make_rollout(rollout)
-        if moves == "split+policy" and type(self.rollout).prior is Rollout.prior:
-            raise MCTSConfigError(f"moves=split+policy keeps the rollout policy's own move: the rollout "
-                                  f"{self.rollout.name!r} has none (greedy and weights have)")
+        for asked, what in ((moves == "split+policy", "moves=split+policy keeps"), (bias > 0, "bias favours")):
+            if asked and type(self.rollout).prior is Rollout.prior:
+                raise MCTSConfigError(f"{what} the rollout policy's own move: the rollout "
+                                      f"{self.rollout.name!r} has none (greedy and weights have)")
         self.rng = as_rng(seed)            # numpy: for the guessers
         self.rand = random.Random(int(self.rng.integers(2**63)))   # fast draws in the tree
         self.clock = clock
@@ -536,6 +546,10 @@ class _Search(SmallestAgent):
             if prior not in kept:
                 kept = kept[:-1] + [prior, kept[-1]] if kept[-1].is_pass else kept + [prior]
         return kept
+
+    def _prior(self, game: Game) -> Optional[Move]:
+        """The rollout policy's own move at ``game`` when the tree has a ``bias``, else None."""
+        return self.rollout.prior(game, game.legal_moves()) if self.bias else None
 
     def _rollout(self, game: Game) -> None:
         choose, rng, push = self.rollout.choose, self.rand, _pusher()
@@ -647,11 +661,15 @@ class _Search(SmallestAgent):
                 if node.untried or not node.children:
                     break
                 log_n = math.log(node.visits)
+                prior = self._prior(game)
                 node = max(node.children.values(),
-                           key=lambda ch: ch.reward / ch.visits + c * math.sqrt(log_n / ch.visits))
+                           key=lambda ch: ch.reward / ch.visits + c * math.sqrt(log_n / ch.visits)
+                           + (self.bias / (ch.visits + 1) if ch.move == prior else 0.0))
                 push(game, node.move)
-            if node.untried:               # expansion
-                move = node.untried.pop(int(rng.random() * len(node.untried)))
+            if node.untried:               # expansion (the policy's move first, with a bias)
+                prior = self._prior(game)
+                at = node.untried.index(prior) if prior in node.untried else int(rng.random() * len(node.untried))
+                move = node.untried.pop(at)
                 seat = game.to_act
                 push(game, move)
                 child = node.children.get(move)            # a mixed tree may have drawn it already
@@ -723,8 +741,9 @@ class ISMCTSAgent(_Search):
                 legal = self._legal(game)
                 children = node.children
                 untried = [m for m in legal if m not in children]
-                if untried:                                    # expansion
-                    move = untried[int(rng.random() * len(untried))]
+                prior = self._prior(game)
+                if untried:                                    # expansion (the policy's move first, with a bias)
+                    move = prior if prior in untried else untried[int(rng.random() * len(untried))]
                     seat = game.to_act
                     push(game, move)
                     node = children[move] = Node(move, node, seat)
@@ -733,7 +752,8 @@ class ISMCTSAgent(_Search):
                 for ch in kids:
                     ch.avail += 1
                 node = max(kids, key=lambda ch: ch.reward / ch.visits
-                           + c * math.sqrt(math.log(ch.avail) / ch.visits))
+                           + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                           + (self.bias / (ch.visits + 1) if ch.move == prior else 0.0))
                 push(game, node.move)
             decided = self._settle(game, obs.seat)
             if decided is None:
@@ -769,7 +789,7 @@ PRIOR_OPTIONS = {**STRONG_OPTIONS, "moves": "split+policy"}
 
 
 def prior_ismcts(**options) -> ISMCTSAgent:
-    """`ismcts_weights` whose tree also keeps the `weights` agent's own move: the strongest search agent.
+    """`ismcts_weights` whose tree also keeps the `weights` agent's own move (the base of `ismcts_modelled`).
 
     ``moves=split+policy``: at every node the split filter's moves and the move the weights
     agent plays there (the split filter alone drops it at 30% of the positions it filters).

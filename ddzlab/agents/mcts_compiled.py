@@ -183,7 +183,7 @@ def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: 
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
                       agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp, agent.follow,
-                      agent.exact)
+                      agent.exact, agent.bias)
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -223,7 +223,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, moves, width, policy,
-                             epsilon, pt, wp, agent.follow, agent.exact)
+                             epsilon, pt, wp, agent.follow, agent.exact, agent.bias)
             done += d
             agent.last_simulations += sims
             if d < todo:

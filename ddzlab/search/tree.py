@@ -18,7 +18,7 @@ from numba import njit
 
 from ..analysis.endgame import LEAF_NODES
 from ..moves.compiled import MAX_MOVES, SCRATCH
-from .policies import choose, keep_prior, rollout, split_filter
+from .policies import choose, keep_prior, policy_index, rollout, split_filter
 from .endgame import new_memo, solve
 from .sample import sample_world
 from .state import S_LORD, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER, legal, play, side_won
@@ -34,6 +34,10 @@ FILTERS = {"all": 0, "split": 1, "split+policy": 2}
 #: (0): the opponents are modelled as players who see every card of the world and search the
 #: same tree; ``policy`` (1): as the rollout policy; a number in between mixes the two
 OTHERS = {"search": 0.0, "policy": 1.0}
+#: the progressive bias (``ddzlab.agents.mcts``'s ``bias``): the child whose move the rollout
+#: policy plays at a node gets ``bias / (visits + 1)`` on top of its UCB value, and is expanded
+#: before the other untried moves; 0 leaves the search (and its random draws) as without it
+
 #: the exact endgame at a leaf (``ddzlab.agents.mcts``'s ``exact``): the memo's size at which
 #: a search empties it (about 30 MB); each solve's budget is `ddzlab.analysis.endgame.LEAF_NODES`
 EXACT_MEMO = 400_000
@@ -173,6 +177,14 @@ def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w):
 
 
 @njit(cache=True)
+def _prior_move(t, st, oc, om, sc, policy, pt, w):
+    """(cards, meta) of the move the rollout policy plays at ``st`` without exploration."""
+    n = legal(t, st, oc, om, sc)
+    i = policy_index(t, st, oc, om, n, policy, pt, w)
+    return oc[i], om[i]
+
+
+@njit(cache=True)
 def _opponent(st, me):
     """Whether the seat to act in ``st`` plays against seat ``me`` (the other side)."""
     lord = st[S_LORD]
@@ -254,10 +266,11 @@ def _backprop(ints, reward, node, st):
 
 @njit(cache=True)
 def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w,
-        follow, exact):
+        follow, exact, bias):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
     are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`;
-    ``follow``: `OTHERS`; ``exact``: `_settle`). Returns (iterations done, rollout moves played)."""
+    ``follow``: `OTHERS`; ``exact``: `_settle`; ``bias``: the progressive bias towards the
+    rollout policy's move). Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -291,11 +304,16 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
             if ints[node, N_UCOUNT] > 0 or ints[node, N_FIRST] < 0:
                 break
             log_n = math.log(ints[node, N_VISITS])
+            pc = pm = -1
+            if bias > 0.0:
+                pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             best, best_v = -1, 0.0
             ch = ints[node, N_FIRST]
             while ch >= 0:
                 v = ints[ch, N_VISITS]
                 val = reward[ch] / v + c * math.sqrt(log_n / v)
+                if ints[ch, N_CARDS] == pc and ints[ch, N_META] == pm:
+                    val += bias / (v + 1)
                 if best < 0 or val > best_v:
                     best, best_v = ch, val
                 ch = ints[ch, N_NEXT]
@@ -304,7 +322,15 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
         k = ints[node, N_UCOUNT]
         if k > 0:                                       # expansion
             start = ints[node, N_USTART]
-            j = start + int(np.random.random() * k)
+            j = -1
+            if bias > 0.0:                              # the policy's move first
+                pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
+                for i in range(start, start + k):
+                    if pool_cards[i] == pc and pool_meta[i] == pm:
+                        j = i
+                        break
+            if j < 0:
+                j = start + int(np.random.random() * k)
             cards, meta = pool_cards[j], pool_meta[j]
             pool_cards[j] = pool_cards[start + k - 1]      # remove it from the untried moves
             pool_meta[j] = pool_meta[start + k - 1]
@@ -322,10 +348,10 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact, bias):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`;
-    ``exact``: `_settle`).
+    ``exact``: `_settle`; ``bias``: the progressive bias towards the rollout policy's move).
     Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
@@ -350,7 +376,11 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
             n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w)
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
+            pc = pm = -1
+            if bias > 0.0:
+                pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             untried = 0
+            first = -1
             for i in range(n):
                 found = -1
                 ch = ints[node, N_FIRST]
@@ -362,10 +392,12 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                 kid[i] = found
                 if found < 0:
                     untried += 1
-            if untried:                                 # expansion
-                want = int(np.random.random() * untried)
+                    if fc[i] == pc and fm[i] == pm:
+                        first = i
+            if untried:                                 # expansion (the policy's move first)
+                want = int(np.random.random() * untried) if first < 0 else 0
                 for i in range(n):
-                    if kid[i] < 0:
+                    if kid[i] < 0 and (first < 0 or i == first):
                         if want == 0:
                             seat = st[S_TO_ACT]
                             play(st, fc[i], fm[i])
@@ -381,6 +413,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                 ch = kid[i]
                 v = ints[ch, N_VISITS]
                 val = reward[ch] / v + c * math.sqrt(math.log(ints[ch, N_AVAIL]) / v)
+                if fc[i] == pc and fm[i] == pm:
+                    val += bias / (v + 1)
                 if best < 0 or val > best_v:
                     best, best_v = ch, val
             node = best
