@@ -1,6 +1,6 @@
-"""CPU seconds a move of the strongest search agent, `ismcts_weights`, of its variant with the
-weights prior (`ismcts_weights_prior`) and of notebook 09's candidates (the same with its
-opponents drawn from the weights policy, `others=policy` or `others=0.5`), against their budget.
+"""CPU seconds a move of the strongest search agent, `ismcts_modelled`, of the agents it builds
+on (`ismcts_weights`, `ismcts_weights_prior`) and of notebook 09's next candidates (the same
+with a progressive bias or widening, `09_prior_dev`), against their budget.
 
 Issue 23 asks for at most one second of CPU a move on a 2-core machine. The stored games of
 `05_strongest` time each move by the wall clock on a machine shared with other jobs, which
@@ -21,8 +21,8 @@ import numpy as np
 
 from ddzlab.agents import make_agent, play_game
 from ddzlab.deals import generate_deals
-from ddzlab.experiments.catalog import (PRIOR_LABEL, PRIOR_SPEC, STRONG_CANDIDATES, STRONG_SECONDS, STRONG_TARGETS,
-                                        STRONGEST)
+from ddzlab.experiments import CATALOG
+from ddzlab.experiments.catalog import PRIOR_LABEL, PRIOR_SPEC, STRONG_SECONDS, STRONG_TARGETS, STRONGEST
 from ddzlab.game import Game
 
 
@@ -64,7 +64,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     deals = generate_deals(args.deals, seed=args.seed)
-    agents = {STRONGEST: STRONGEST, PRIOR_LABEL: PRIOR_SPEC, **STRONG_CANDIDATES, "ismcts": "ismcts"}
+    agents = {STRONGEST: STRONGEST, PRIOR_LABEL: PRIOR_SPEC, "ismcts_modelled": "ismcts_modelled",
+              **CATALOG["09_prior_dev"].configs, "ismcts": "ismcts"}
     for spec in agents.values():                                                      # compile first
         make_agent(spec, seed=0).play(Game(deals[0], landlord=0).observation(0))
     print(f"CPU seconds a move (time.process_time), {args.deals} deals x 2 roles; budget {STRONG_SECONDS:g} s")

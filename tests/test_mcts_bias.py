@@ -77,3 +77,55 @@ def test_a_small_bias_fades_with_visits(backend):
 def test_a_bad_bias_is_refused(spec):
     with pytest.raises(MCTSConfigError, match="bias"):
         make_agent(spec, seed=0)
+
+
+def filtered(game: Game, agent) -> list:
+    """The tree's moves at ``game`` without widening, by the definition: the split filter's
+    moves with the policy's own move placed before the pass."""
+    from ddzlab.agents.mcts import split_filter
+    legal = game.legal_moves()
+    kept = split_filter(game, legal, agent.width)
+    prior = agent.rollout.prior(game, legal)
+    if prior not in kept:
+        kept = kept[:-1] + [prior, kept[-1]] if kept[-1].is_pass else kept + [prior]
+    return kept
+
+
+def children_after(iterations: int, kept: int, total: int, widen: float) -> int:
+    """Root children after ``iterations``: at iteration i the root has been visited i - 1 times,
+    its moves are the first min(total, kept + extra(i - 1, widen)) of the order, and an
+    untried one among them is expanded."""
+    c = 0
+    for i in range(1, iterations + 1):
+        if c < min(total, kept + extra(i - 1, widen)):
+            c += 1
+    return c
+
+
+def extra(visits: int, widen: float) -> int:
+    """The left-out moves a node visited ``visits`` times adds: floor(visits ** widen); none without widening."""
+    return int(visits ** widen) if widen else 0
+
+
+@pytest.mark.parametrize("backend", ["numba", "python"])
+@pytest.mark.parametrize("widen,iterations", [(0.5, 60), (0.34, 300), (0.0, 60)])
+def test_progressive_widening_adds_the_left_out_moves_as_the_root_is_visited(backend, widen, iterations):
+    """The root's children: as many as the recurrence gives, all among the filter's moves and
+    the first left-out moves (legal order) that the root's last visit count allows."""
+    game = opening(2)
+    agent = make_agent("ismcts", seed=1, iterations=iterations, moves="split+policy", rollout="greedy",
+                       widen=widen, backend=backend)
+    stats = agent._run_search(game.observation(0))
+    kept = filtered(game, agent)
+    order = kept + [m for m in game.legal_moves() if m not in kept]
+    assert len(order) > len(kept) + 5, "a lead with many moves the filter leaves out"
+    assert len(stats) == children_after(iterations, len(kept), len(order), widen)
+    assert set(stats) <= set(order[:len(kept) + extra(iterations - 1, widen)])
+    assert (len(stats) > len(kept)) == (widen > 0)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:widen=-0.1", "ismcts:widen=1.5", "ismcts:widen=nan",
+                                  "mcts:widen=0.5", "mcts_cheat:widen=0.5", "ismcts:widen=0.5,moves=all"])
+def test_a_bad_widening_is_refused(spec):
+    with pytest.raises(MCTSConfigError, match="widen"):
+        make_agent(spec, seed=0)

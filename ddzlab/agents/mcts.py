@@ -57,6 +57,10 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   or weights) plays there without exploration, the *prior*, gets ``bias / (visits + 1)`` on
   top of its UCB value, and among the untried moves it is expanded first: a prior that
   steers the first visits and fades as the visits grow (docs/search.md, "Priors");
+* ``widen`` (``ismcts`` only): progressive widening of the move filter (0, the default: the
+  filter alone). At a node the descent has passed N times, the tree's moves are the
+  filter's and the first ``floor(N ** widen)`` of the legal moves it left out, in legal
+  order, so a node visited often comes to consider every move (docs/search.md, "Priors");
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
@@ -444,6 +448,8 @@ class _Search(SmallestAgent):
     """What the MCTS agents share: components, budget, rollouts and the decision rule."""
 
     name = "mcts"
+    #: whether the tree recomputes a node's moves at every visit (ISMCTS), so it can widen them
+    widens = False
 
     def __init__(self, iterations: Union[int, None, str] = "default",
                  seconds: Optional[float] = None, c: float = 0.7,
@@ -451,7 +457,7 @@ class _Search(SmallestAgent):
                  width: int = 8, rollout: Union[str, Rollout] = "greedy",
                  seed: SeedLike = None, clock: Callable[[], float] = time.perf_counter,
                  backend: Optional[str] = None, others: Union[str, float] = "search", exact: int = 0,
-                 bias: float = 0.0) -> None:
+                 bias: float = 0.0, widen: float = 0.0) -> None:
         self.default_iterations = isinstance(iterations, str) and iterations == "default"
         if self.default_iterations:
             iterations = DEFAULT_ITERATIONS
@@ -473,6 +479,13 @@ class _Search(SmallestAgent):
                                   f"number from 0 (never) to {MAX_ENDGAME_CARDS}")
         if not (_number(bias) and 0 <= bias < math.inf):
             raise MCTSConfigError(f"bias={bias!r}: the progressive bias is a number >= 0")
+        if not (_number(widen) and 0 <= widen <= 1):
+            raise MCTSConfigError(f"widen={widen!r}: the widening exponent is a number from 0 (none) to 1")
+        if widen and not self.widens:
+            raise MCTSConfigError(f"widen={widen!r}: {self.name} fixes a node's moves at its first visit; "
+                                  "progressive widening needs ismcts")
+        if widen and moves == "all":
+            raise MCTSConfigError(f"widen={widen!r} widens a move filter: moves=all has none")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
         self.iterations, self.seconds, self.c = iterations, seconds, c
@@ -485,6 +498,7 @@ class _Search(SmallestAgent):
         self.follow = OTHERS[others] if isinstance(others, str) else float(others)
         self.exact = int(exact)
         self.bias = float(bias)
+        self.widen = float(widen)
         self.rollout = make_rollout(rollout)
         for asked, what in ((moves == "split+policy", "moves=split+policy keeps"), (bias > 0, "bias favours")):
             if asked and type(self.rollout).prior is Rollout.prior:
@@ -530,7 +544,9 @@ class _Search(SmallestAgent):
         clock = self.clock
         return lambda done: done < cap and clock() < end
 
-    def _legal(self, game: Game) -> list[Move]:
+    def _legal(self, game: Game, extra: int = 0) -> list[Move]:
+        """The tree's moves at ``game``: the filter's, then up to ``extra`` of those it left
+        out, in legal order (``widen``)."""
         legal = game.legal_moves()
         if self.moves == "all" or len(legal) <= self.width:
             return legal
@@ -545,6 +561,9 @@ class _Search(SmallestAgent):
             prior = self.rollout.prior(game, legal)
             if prior not in kept:
                 kept = kept[:-1] + [prior, kept[-1]] if kept[-1].is_pass else kept + [prior]
+        if extra:
+            left_out = set(kept)
+            kept = kept + [m for m in legal if m not in left_out][:extra]
         return kept
 
     def _prior(self, game: Game) -> Optional[Move]:
@@ -722,6 +741,7 @@ class ISMCTSAgent(_Search):
     """Single-observer ISMCTS: one tree, a fresh world every iteration (module docstring)."""
 
     name = "ismcts"
+    widens = True
 
     def _search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
         root = Node(None, None, -1)
@@ -738,7 +758,7 @@ class ISMCTSAgent(_Search):
                     if new:
                         break
                     continue
-                legal = self._legal(game)
+                legal = self._legal(game, int(node.visits ** self.widen) if self.widen else 0)
                 children = node.children
                 untried = [m for m in legal if m not in children]
                 prior = self._prior(game)

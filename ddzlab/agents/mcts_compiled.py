@@ -223,7 +223,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, moves, width, policy,
-                             epsilon, pt, wp, agent.follow, agent.exact, agent.bias)
+                             epsilon, pt, wp, agent.follow, agent.exact, agent.bias, agent.widen)
             done += d
             agent.last_simulations += sims
             if d < todo:

@@ -272,17 +272,18 @@ add(Experiment(
                 "drawn from its weights rollout policy always or half the time), paired; the chosen one is "
                 "then evaluated once on the held-out deals."))
 
-#: the progressive bias towards the weights policy's move (``bias``) on top of the chosen agent,
-#: on the development deals and seeds of 09_strong_dev (paired with its ``-policy`` rows):
-#: a bonus worth about half a visit's exploration term (0.5) and one that rules the first visits (2)
-BIAS_VALUES = (0.5, 2.0)
+#: priors on top of the chosen agent, on the development deals and seeds of 09_strong_dev (paired
+#: with its ``-policy`` rows): a progressive bias towards the weights policy's move worth about
+#: half a visit's exploration term (``bias=0.5``) or ruling the first visits (``bias=2``), and
+#: progressive widening of the move filter (``widen=0.4``: a node visited 4,000 times adds 27 moves)
+DEV_PRIORS = {"bias0.5": "bias=0.5", "bias2": "bias=2", "widen0.4": "widen=0.4"}
 add(Experiment(
-    "09_bias_dev", configs={f"{PRIOR_LABEL}-policy-bias{b:g}": f"{PRIOR_LABEL}:others=policy,bias={b:g}"
-                            for b in BIAS_VALUES},
+    "09_prior_dev", configs={f"{PRIOR_LABEL}-policy-{k}": f"{PRIOR_LABEL}:others=policy,{v}"
+                             for k, v in DEV_PRIORS.items()},
     opponents=list(STRONG_TARGETS), deals=CAUSE_DEALS, rules="standard", seed=CAUSE_SEED,
     description="Notebook 09: the chosen agent (ismcts_weights_prior with others=policy) with a progressive bias "
-                "towards the weights policy's move, against rulev1 and weights on the development deals, paired "
-                "with 09_strong_dev (same deals and seeds)."))
+                "towards the weights policy's move or progressive widening of its move filter, against rulev1 and "
+                "weights on the development deals, paired with 09_strong_dev (same deals and seeds)."))
 
 #: the other candidate causes, each at the two ends of the decline (400 and 6,400 iterations), with
 #: the old tree: H2 the move filter (``moves=all``: no filter), H4 the exploration constant against

@@ -38,6 +38,10 @@ OTHERS = {"search": 0.0, "policy": 1.0}
 #: policy plays at a node gets ``bias / (visits + 1)`` on top of its UCB value, and is expanded
 #: before the other untried moves; 0 leaves the search (and its random draws) as without it
 
+#: progressive widening (``ddzlab.agents.mcts``'s ``widen``, ISMCTS only): at a node visited
+#: N times the tree's moves are the filter's and the first ``floor(N ** widen)`` of the moves it
+#: left out, in legal order; 0: the filter alone
+
 #: the exact endgame at a leaf (``ddzlab.agents.mcts``'s ``exact``): the memo's size at which
 #: a search empties it (about 30 MB); each solve's budget is `ddzlab.analysis.endgame.LEAF_NODES`
 EXACT_MEMO = 400_000
@@ -161,14 +165,28 @@ def root_rows(t, root, ints, reward, rows, row_reward):
 
 
 @njit(cache=True)
-def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w):
+def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra=0):
     """The tree's moves at ``st`` into ``fc``/``fm`` by filter number (`FILTERS`): all legal
-    moves, the split filter's, or those and the rollout policy's own move."""
+    moves, the split filter's, or those and the rollout policy's own move; then up to
+    ``extra`` of the moves the filter left out, in legal order (progressive widening)."""
     n = legal(t, st, oc, om, sc)
     if moves and n > width:
         k = split_filter(st, oc, om, n, width, fc, fm)
         if moves == 2 and k < n:
             k = keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm)
+        kept = k
+        for i in range(n):
+            if k - kept >= extra:
+                break
+            found = False
+            for j in range(kept):
+                if fc[j] == oc[i] and fm[j] == om[i]:
+                    found = True
+                    break
+            if not found:
+                fc[k] = oc[i]
+                fm[k] = om[i]
+                k += 1
         return k
     for i in range(n):
         fc[i] = oc[i]
@@ -294,7 +312,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
                 start = used[1]
                 n = 0
                 if st[S_WINNER] < 0:
-                    n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w)
+                    n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, 0)
                     for i in range(n):
                         pool_cards[start + i] = fc[i]
                         pool_meta[start + i] = fm[i]
@@ -348,10 +366,11 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact, bias):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact, bias, widen):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`;
-    ``exact``: `_settle`; ``bias``: the progressive bias towards the rollout policy's move).
+    ``exact``: `_settle`; ``bias``: the progressive bias towards the rollout policy's move;
+    ``widen``: progressive widening).
     Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
@@ -373,7 +392,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                 if new:
                     break
                 continue
-            n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w)
+            extra = int(ints[node, N_VISITS] ** widen) if widen > 0.0 else 0
+            n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra)
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
             pc = pm = -1
