@@ -22,7 +22,7 @@ from ddzlab.deals import douzero_deals, read_deals
 from ddzlab.errors import DealFileError
 from ddzlab.evaldata import read_douzero_file
 from ddzlab.experiments import load_games
-from ddzlab.experiments.protocols import cross_play, douzero_table, evaluate, protocol_experiment
+from ddzlab.experiments.protocols import cross_play, cross_play_runs, douzero_table, evaluate, protocol_experiment
 from ddzlab.game import Game
 
 DECK = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
@@ -169,3 +169,20 @@ def test_cli_evaluate_on_a_douzero_deal_file(tmp_path, monkeypatch):
     hostile.write_bytes(pickle.dumps([Payload(str(tmp_path / "ran"))]))
     code = cli.main(["evaluate", "smallest", "random", "--deal-file", str(hostile), "--quiet"], stdout=err)
     assert code == 2 and not (tmp_path / "ran").exists()
+
+
+def test_cross_play_runs_stores_one_run_per_pair_and_reads_them_back(tmp_path):
+    agents = ["random", "smallest", "greedy"]
+    table = cross_play_runs(agents, deals=3, seed=1, root=tmp_path, progress=False)
+    assert len(table) == 3 * 2 * 3                          # pairs x orientations x roles
+    assert set(table.role) == {"A landlord", "A farmers", "combined"}
+    read = cross_play_runs(agents, deals=3, seed=1, root=tmp_path, play=False)
+    pd.testing.assert_frame_equal(read, table)
+    comb = table[table.role == "combined"].set_index(["A", "B"])
+    for a in agents:
+        for b in agents:
+            if a != b:
+                assert comb.loc[(a, b), "WP"] == pytest.approx(1 - comb.loc[(b, a), "WP"])
+                assert comb.loc[(a, b), "ADP"] == pytest.approx(-comb.loc[(b, a), "ADP"])
+    with pytest.raises(Exception, match="no stored games"):
+        cross_play_runs(["random", "weights"], deals=3, seed=1, root=tmp_path, play=False)

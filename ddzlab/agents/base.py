@@ -233,7 +233,10 @@ def _named_spec(text: str) -> tuple[str, dict[str, Any]]:
     name, _, rest = text.partition(":")
     first, _, others = rest.partition(",")
     if first.strip() and "=" not in first:
-        key = getattr(_factory(name.strip().lower()), "spec_argument", None)
+        try:
+            key = getattr(_factory(name.strip().lower()), "spec_argument", None)
+        except AgentError:
+            key = None                         # an unknown name: parse_spec's message first
         if isinstance(key, str) and key:
             opts = _options(others, text)
             opts[key] = first.strip()

@@ -16,7 +16,8 @@ what is missing), so `load_games`, ``ddzlab experiment status`` and the checked 
 A deal set may be a number of deals generated from a seed, a ddzlab deal file, or DouZero's
 own ``eval_data.pkl`` (read by `ddzlab.evaldata`'s restricted reader).
 
-`cross_play` builds the table of many agents against each other from such runs.
+`cross_play` builds the table of many agents against each other from such runs;
+`cross_play_runs` plays (or only reads) one run per pair of a list of agents and returns it.
 """
 from __future__ import annotations
 
@@ -128,5 +129,33 @@ def cross_play(games: pd.DataFrame, agents: Optional[Sequence[str]] = None, alph
     return pd.DataFrame(out, columns=["A", "B", "role", *TABLE_COLUMNS])
 
 
+def cross_play_runs(agents: Sequence[str], deals: Union[int, str] = DEFAULT_DEALS, seed: int = 0,
+                    n_jobs: int = 1, progress: bool = True, root: Union[str, Path, None] = None,
+                    limit: Optional[int] = None, play: bool = True) -> pd.DataFrame:
+    """The `cross_play` table of ``agents`` (specs), each unordered pair a protocol run of its
+    own (`evaluate`: stored, resumable, the earlier-listed agent as A). ``play=False`` only
+    reads the stored runs (a notebook that renders from stored experiments); a pair with no
+    stored games is then left out. ``limit`` uses the first deals of the set."""
+    parts = []
+    for i, a in enumerate(agents):
+        for b in agents[i + 1:]:
+            exp = protocol_experiment(a, b, "douzero", deals, seed)
+            if play:
+                run_experiment(exp, deals=limit, n_jobs=n_jobs, progress=progress, root=root, into=exp.name)
+            try:
+                games = load_games(exp, root=root, into=exp.name)
+            except ExperimentError:
+                if play:
+                    raise
+                continue
+            if not len(games):
+                continue
+            parts.append(games[games["deal"] < (limit or exp.n_deals)])
+    if not parts:
+        raise stats.StatsError(f"no stored games of any pair of {list(agents)}")
+    games = pd.concat(parts, ignore_index=True)
+    return cross_play(games, [_label(a) for a in agents])
+
+
 __all__ = ["PROTOCOLS", "DEFAULT_DEALS", "DOUZERO_POINTS", "TABLE_COLUMNS", "protocol_experiment", "evaluate",
-           "douzero_table", "cross_play", "run_name"]
+           "douzero_table", "cross_play", "cross_play_runs", "run_name"]
