@@ -31,13 +31,17 @@ CODES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 DECK = Counter({c: (1 if c >= 20 else 4) for c in CODES})
 
 #: the only globals a file may name: numpy's array and scalar reconstruction (both module
-#: spellings, numpy 1 and 2), each resolved to the installed numpy
+#: spellings, numpy 1 and 2, each resolved to the installed numpy), and the text-to-bytes
+#: encoder older pickle protocols store bytes with
 _NUMPY_GLOBALS = {
     ("numpy", "ndarray"): ("numpy", "ndarray"), ("numpy", "dtype"): ("numpy", "dtype"),
     ("numpy.core.multiarray", "_reconstruct"): ("_core", "_reconstruct"),
     ("numpy._core.multiarray", "_reconstruct"): ("_core", "_reconstruct"),
     ("numpy.core.multiarray", "scalar"): ("_core", "scalar"),
     ("numpy._core.multiarray", "scalar"): ("_core", "scalar"),
+    ("numpy.core.numeric", "_frombuffer"): ("_numeric", "_frombuffer"),     # pickle protocol 5
+    ("numpy._core.numeric", "_frombuffer"): ("_numeric", "_frombuffer"),
+    ("_codecs", "encode"): ("codecs", "encode"),      # how protocol 2 stores an array's bytes
 }
 
 
@@ -45,7 +49,11 @@ def _numpy_global(kind: str, name: str) -> Any:
     import numpy as np
     if kind == "numpy":
         return getattr(np, name)
-    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):
+    if kind == "codecs":
+        import codecs
+        return codecs.encode
+    places = ("multiarray", "numeric") if kind == "_core" else ("numeric",)
+    for module in [f"numpy.{core}.{place}" for place in places for core in ("_core", "core")]:
         try:
             return getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError):

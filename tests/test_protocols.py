@@ -62,8 +62,11 @@ def test_douzero_deal_files_become_ddzlab_deals(tmp_path):
         game = Game(deal, landlord=0)
         assert game.role(1) == "down" and len(game.hand(0)) == 20
     # numpy arrays of card codes (a variant of the script) read the same
-    douzero_file(tmp_path / "np.pkl", 5, numpy_values=True)
+    data = douzero_file(tmp_path / "np.pkl", 5, numpy_values=True)
     assert douzero_deals(tmp_path / "np.pkl") == deals
+    for protocol in (2, 4):                             # older protocols store arrays' bytes otherwise
+        (tmp_path / "old.pkl").write_bytes(pickle.dumps(data, protocol))
+        assert douzero_deals(tmp_path / "old.pkl") == deals
 
 
 class Payload:
@@ -102,7 +105,8 @@ def test_a_hostile_deal_file_is_refused_without_running_code(tmp_path):
     (lambda d: d[0]["landlord"].__setitem__(0, 99), r"99 is not a DouZero card code"),
     (lambda d: d[0]["landlord"].__setitem__(0, True), r"True is not a DouZero card code"),
     (lambda d: d[0].__setitem__("landlord_down", list(d[0]["landlord"][:17])), r"not one deck"),
-    (lambda d: d[0].__setitem__("three_landlord_cards", list(d[0]["landlord_up"][:3])), r"not all among"),
+    (lambda d: d[0].__setitem__("three_landlord_cards", [min(set(DECK) - set(d[0]["landlord"]))] * 3),
+     r"not all among"),
     (lambda d: d.clear(), r"holds no deals"),
 ])
 def test_malformed_deal_files_name_the_problem(tmp_path, change, message):
