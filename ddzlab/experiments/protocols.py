@@ -1,6 +1,6 @@
 """The field's evaluation protocols as stored experiments: ``ddzlab evaluate A B --protocol douzero``.
 
-**douzero** (docs/rules.md#the-field-s-protocols): DouZero's and PerfectDou's cross-play
+**douzero** (docs/rules.md#the-fields-protocols): DouZero's and PerfectDou's cross-play
 tables. 10,000 deals by default; every deal played twice, A as landlord against two copies
 of B, then B as landlord against two copies of A (ddzlab's arena protocol), so both role
 assignments see the same cards. WP is the share of games A's side wins; ADP is scored as
