@@ -15,8 +15,9 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[dev,notebooks,peers,env]'
-	# douzero declares torch (a multi-GB CUDA build); its env modules need only numpy
+	$(BIN)/pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[dev,notebooks,peers,env,douzero]'
+	# torch comes from the douzero extra (pinned: the CPU build of 2.13.0 on this project's machines);
+	# douzero itself without its declared dependencies (an unpinned torch would pull a CUDA build)
 	$(BIN)/pip install -q --no-deps douzero==1.1.0
 	touch $(STAMP)
 
