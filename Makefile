@@ -37,14 +37,14 @@ test: setup lint
 	# the peers (douzero, rlcard) are installed by setup: a missing one fails the run, never skips
 	DDZLAB_REQUIRE_PEERS=1 DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
 
-# the Chromium that tests/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
+# the Chromium that tests/frontends/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
 browser:
 	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; } || \
 	  { echo "could not install Chromium: run 'sudo apt-get install -y chromium'"; exit 1; }
 
 # figures/00_hand_inspector.png: the browser test at report scale (needs Chromium)
 screenshot: setup browser
-	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/test_widgets_browser.py
+	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/frontends/test_widgets_browser.py
 
 # mutation testing (issue 22): `make mutation MODULE=records` mutates one module (a key of
 # SELECTION in tests/mutation.py) against only the tests that exercise it, niced, one child,

@@ -28,7 +28,7 @@ Each notebook run leaves its part (question, conclusion, figures, numbers) in
 At ``quick`` scale — the scale the README quotes — it also merges the run's numbers into
 the committed ``data/results.json`` and rewrites from that file the README's generated
 block (between `README_BEGIN` and `README_END`: the headline numbers) and `RESULTS_PAGE`
-(every number, every committed figure); ``tests/test_report.py`` checks that both agree
+(every number, every committed figure); ``tests/frontends/test_report.py`` checks that both agree
 with the results file, so they cannot drift from the notebooks'. Committed values are
 rounded to `SIGNIFICANT` digits, so that installs whose libraries differ in the last bits of
 a float still write the same file. Full-scale and scaled runs (``--full``, ``--factor``)

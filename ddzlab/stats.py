@@ -1,7 +1,7 @@
 """The statistics every study uses: intervals, paired comparisons, power, Holm, Bradley–Terry.
 
 Built on scipy.stats (t and normal quantiles, t-tests) and statsmodels (power of the
-t-test, multiple-comparison corrections); ``tests/test_stats.py`` checks every function
+t-test, multiple-comparison corrections); ``tests/stats/test_stats.py`` checks every function
 against those libraries and against cases worked by hand.
 
 * `wilson` — Wilson score interval of a proportion (a single WP over independent games).

@@ -5,7 +5,7 @@ reference text as plain data (`RuleText`), a multiset of cards is classified by 
 definition in turn (`readings`), and the moves of a hand are found by brute force over its
 sub-multisets (`leading_moves`, `replies`). The only ddzlab imports are the rank numbering and
 packing of `ddzlab.cards` and the names of the kinds (`ddzlab.rules.Kind`), so the answers can be
-compared with ddzlab's. `test_oracle.py` cross-checks the chain limits typed here against the
+compared with ddzlab's. `tests/engine/test_oracle.py` cross-checks the chain limits typed here against the
 data in `ddzlab.rules` — that is the one place the two meet.
 
 Conventions (docs/rules.md#the-standard-game, kickers):

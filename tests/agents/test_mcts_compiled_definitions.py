@@ -25,7 +25,7 @@ from ddzlab.search.sample import sample_world
 from ddzlab.search.state import S_HAND
 from ddzlab.search.tree import seed as seed_core
 from ddzlab.rules import STANDARD
-from tests.conftest import random_position
+from conftest import random_position
 
 
 def opening(seed: int = 0) -> Game:

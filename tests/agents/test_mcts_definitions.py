@@ -22,7 +22,7 @@ from ddzlab.deals import generate_deals
 from ddzlab.determinize import UniformGuesser
 from ddzlab.game import Game
 from ddzlab.rules import STANDARD
-from tests.conftest import random_position
+from conftest import random_position
 
 
 def winning_point() -> Game:
@@ -210,3 +210,18 @@ def test_the_cheater_refuses_a_game_that_is_not_at_the_observations_point():
                 continue
             game.push(legal[int(rng.integers(len(legal)))])
     pytest.fail("no seat passed and acted again with the same hand")
+
+
+def test_mcts_picks_the_most_visited_move_and_breaks_ties_by_legal_order():
+    """'most visits, then best mean; ties to legal order' (ddzlab.agents.mcts)."""
+    from ddzlab.agents.mcts import MCTSAgent
+    obs = Game(generate_deals(1, seed=3)[0], landlord=0).observation(0)
+    legal = obs.legal_moves
+    a, b, c = legal[1], legal[2], legal[3]
+    agent = MCTSAgent(iterations=1, seed=0)
+    for stats, want in (({a: (5, 2.0), b: (5, 2.0), c: (4, 4.0)}, a),   # full tie: first listed
+                        ({c: (5, 2.0), b: (5, 2.0)}, b),                  # order of legal, not of stats
+                        ({a: (5, 1.0), b: (5, 3.0)}, b),                  # same visits: better mean
+                        ({a: (6, 0.0), b: (5, 5.0)}, a)):                 # visits first
+        agent._run_search = lambda o, s=stats: s   # the choice in play(), whichever backend searched
+        assert agent.play(obs) == want

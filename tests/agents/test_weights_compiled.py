@@ -1,7 +1,7 @@
 """The compiled `weights` play (ddzlab.search.power, ddzlab.search.weights, WeightsCore)
 against `WeightsAgent` and `PowerSolver`.
 
-Move-for-move equality on mixed-agent games runs in tests/test_compiled.py (through
+Move-for-move equality on mixed-agent games runs in tests/search/test_compiled.py (through
 tests/compiled_check.py, which runs 100,000 positions per rule set as a script). Here: the
 refused rule sets, the state's `unseen` against `Observation.unseen`, hand power on hard
 hands, whole self-play games and the simulation labels against the Python path, and the

@@ -21,7 +21,7 @@ from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 from ddzlab.moves import PASS, detect
 from ddzlab.rules import STANDARD
-from tests.test_agent_weights import position
+from test_weights import position
 
 
 def explain(obs, weights: RuleWeights = RuleWeights(), **options):
@@ -138,3 +138,30 @@ def test_no_bomb_against_a_far_enemy_when_the_rest_is_many_plays():
     obs = position("5555389JQ", 0, (9, 10, 10), "A", 1)      # the rest, 3 8 9 J Q: 5 plays
     ex = explain(obs)
     assert ex.rule != "bomb" and ex.move == PASS
+
+
+def test_weights_control_cost_counts_the_twos():
+    """The control cost: ``high_cost`` per 2 or joker spent following while it is early
+    (every enemy holds more than ``early_cards``). Seat 1 answers the landlord's 33: the
+    value of 22 drops by exactly 2 × high_cost when high_cost goes from 0 to 50; the
+    value of 44 (no 2, no joker) does not move."""
+    import dataclasses
+
+    from ddzlab.agents.weights import RuleWeights, WeightsAgent
+    from ddzlab.cards import Hand
+    from ddzlab.deals import Deal
+    from ddzlab.rules import STANDARD
+    seat1 = Hand("3456789TJQKA22BR4")
+    rest = Hand.from_bits(STANDARD.deck - seat1.bits).ranks()    # ascending: 3 3 3 4 4 ...
+    seat0 = Hand.from_ranks(rest[0::2][:17])                     # holds 33
+    seat2 = Hand.from_ranks(rest[1::2][:17])
+    left = Hand.from_bits(STANDARD.deck - seat1.bits - seat0.bits - seat2.bits)
+    game = Game(Deal((seat0.bits, seat1.bits, seat2.bits), left.bits), landlord=0)
+    game.play("33")
+    obs = game.observation(1)
+    values = {}
+    for cost in (0.0, 50.0):
+        ex = WeightsAgent(dataclasses.replace(RuleWeights(), high_cost=cost)).explain(obs, full=True)
+        values[cost] = {str(m): v for m, v in ex.values}
+    assert values[0.0]["22"] - values[50.0]["22"] == pytest.approx(2 * 50.0)
+    assert values[0.0]["44"] == pytest.approx(values[50.0]["44"])

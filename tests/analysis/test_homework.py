@@ -12,7 +12,7 @@ from ddzlab.analysis.homework import ceil_heuristic, homework_astar, homework_df
 from ddzlab.analysis.score import split_score
 from ddzlab.cards import Hand
 from ddzlab.rules import HOMEWORK, STANDARD
-from tests.conftest import random_hand
+from conftest import random_hand
 
 
 @pytest.mark.parametrize("rules", [HOMEWORK, STANDARD], ids=lambda r: r.name)

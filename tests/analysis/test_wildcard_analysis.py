@@ -1,6 +1,6 @@
 """The analyses on wildcard hands (issue 8): best score, hand power and hints with the
 flower card F, against brute force over every split of small hands into the moves
-`legal_moves` lists (itself checked against the 12-reading oracle in test_wildcard.py)."""
+`legal_moves` lists (itself checked against the 12-reading oracle in tests/engine/test_wildcard.py)."""
 from __future__ import annotations
 
 import math
@@ -103,7 +103,7 @@ def test_min_plays_with_the_flower_card_is_one_plus_the_rest_after_the_best_play
     """Every split has one play holding F, and the rest is natural cards: the fewest plays
     is 1 + the fewest of the rest (natural search) for the best play of F. Independent of
     how `min_plays` shares its bound and its states between the readings of F, on hands
-    of up to 21 cards (the oracle test in test_wildcard.py stops at 10)."""
+    of up to 21 cards (the oracle test in tests/engine/test_wildcard.py stops at 10)."""
     read = read_rules(W)
     crafted = [Hand(t) for t in ("345555677AF", "33334444QQQQF", "333444499992F")]  # F as a fifth copy
     for hand in crafted + flower_hands(21, range(12, 22), 40):

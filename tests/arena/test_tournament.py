@@ -431,3 +431,25 @@ def test_an_agent_from_a_file_plays_on_dask_worker_processes(tmp_path):
     pids = {ev["pid"] for line in record.read_text().splitlines()[1:]
             for ev in (m.get("eval") for m in json.loads(line)["moves"]) if ev and "pid" in ev}
     assert pids and os.getpid() not in pids                  # played in the worker process
+
+
+def test_a_resumed_tournament_numbers_its_games_on_and_refuses_another_runs_record(tmp_path):
+    """Record lines of a tournament are numbered 0, 1, 2... in the order written, across a
+    resume (not from 0 again); a record of other agents is refused, not appended to."""
+    from ddzlab.arena import tournament
+    from ddzlab.records import RecordError, read_records
+    deals = generate_deals(3, seed=2)
+    res, rec = tmp_path / "t.csv", tmp_path / "t.jsonl"
+    tournament(["random", "smallest"], deals[:3], progress=False, results=res, record=rec)
+    lines = res.read_text().splitlines()
+    res.write_text("\n".join(lines[:1 + 4]) + "\n")           # deals 0 and 1 kept
+    text = rec.read_text().splitlines()
+    rec.write_text("\n".join(text[:1 + 4]) + "\n")
+    tournament(["random", "smallest"], deals[:3], progress=False, results=res, record=rec)
+    header, games = read_records(rec)
+    assert [g.index for g in games] == list(range(6))
+    assert sorted((g.extra["deal_no"], g.extra["half"]) for g in games) == [
+        (d, h) for d in range(3) for h in (0, 1)]
+    with pytest.raises(RecordError, match="holds another run"):
+        tournament(["random", "greedy"], deals[:3], progress=False, results=tmp_path / "u.csv",
+                   record=rec)

@@ -9,7 +9,9 @@ from ddzlab.cards import Hand
 from ddzlab.moves import detect, legal_moves
 from ddzlab.rules import HOMEWORK, MINI, STANDARD
 
-LINES = [ln for ln in (Path(__file__).parent / "data" / "standard.perft").read_text().splitlines()
+#: the recorded counts and the scripts that made them (tests/data/make_*.py)
+DATA = Path(__file__).resolve().parents[1] / "data"
+LINES = [ln for ln in (DATA / "standard.perft").read_text().splitlines()
          if ln and not ln.startswith("#")]
 
 
@@ -29,7 +31,7 @@ def test_perft_file_counts():
 @pytest.mark.parametrize("rules", [MINI, HOMEWORK], ids=lambda r: r.name)
 def test_oracle_perft_file_counts(rules):
     """mini.perft / homework.perft: counts from the independent oracle (make_oracle_perft.py)."""
-    lines = [ln for ln in (Path(__file__).parent / "data" / f"{rules.name}.perft").read_text().splitlines()
+    lines = [ln for ln in (DATA / f"{rules.name}.perft").read_text().splitlines()
              if ln and not ln.startswith("#")]
     mismatches, follows = [], 0
     for line in lines:
@@ -47,7 +49,7 @@ def test_wildcard_perft_file_counts():
     """wildcard.perft: leading, reply and depth-2 counts from the independent oracle's
     expansion of the flower card (make_wildcard_perft.py); the moves to beat carry their reading."""
     from ddzlab.rules import WILDCARD
-    lines = [ln for ln in (Path(__file__).parent / "data" / "wildcard.perft").read_text().splitlines()
+    lines = [ln for ln in (DATA / "wildcard.perft").read_text().splitlines()
              if ln and not ln.startswith("#")]
     mismatches, kinds = [], Counter()
     for line in lines:

@@ -16,7 +16,7 @@ from ddzlab.cards import pack
 from ddzlab.deals import generate_deals
 from ddzlab.env.encode import douzero_obs
 from ddzlab.game import Game
-from tests.peers import DOUZERO_CODES, DOUZERO_INSTALL, require_peer, to_douzero
+from peers import DOUZERO_CODES, DOUZERO_INSTALL, require_peer, to_douzero
 
 CODE_RANK = {c: r for r, c in enumerate(DOUZERO_CODES)}
 GAMES = 100

@@ -18,7 +18,7 @@ from ddzlab.experiments import (CATALOG, BadRowsError, DamagedStoreError, Experi
                                 repair_experiment, run_experiment, status, store)
 from ddzlab.gzmembers import HEADER_SIZE, block, scan_blocks
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "data" / "experiments" / "03_split_lead" / "games.csv.gz"
 
 

@@ -303,3 +303,17 @@ def test_label_points_keeps_clustered_labels_apart():
     ax2.set_ylim(0.7, 0.95)
     again = plots.label_points(ax2, x, y, labels)
     assert [a.xyann for a in again] == [a.xyann for a in anns]
+
+
+def test_adp_colour_scale_covers_every_interval_end():
+    """ADP's colour scale is symmetric around 0 and reaches the largest |value| among the
+    values and both interval ends: here the lower end -3.1 (the values alone reach 0.5)."""
+    import numpy as np
+
+    from ddzlab import plots
+    value, lo, hi = np.array([[np.nan, 0.5], [-0.5, np.nan]]), np.array([[np.nan, -3.1], [-1.2, np.nan]]), \
+        np.array([[np.nan, 2.3], [0.2, np.nan]])
+    norm = plots._norm("ADP", (value, lo, hi))
+    assert (norm.vmin, norm.vcenter, norm.vmax) == (-3.1, 0.0, 3.1)
+    norm = plots._norm("ADP", (value, lo * 0.1, hi))
+    assert (norm.vmin, norm.vmax) == (-2.3, 2.3)

@@ -154,3 +154,27 @@ def test_bigger_runs_write_beside_the_quick_report(tmp_path):
     assert quick["notebooks"]["01_a"]["n"]["value"] == 10 and bigger["notebooks"]["01_a"]["n"]["value"] == 40
     with pytest.raises(ReportError, match="cannot be combined with --full"):
         run_report(notebooks_dir=nbdir, out=io.StringIO(), progress=False, factor=4, full=True)
+
+
+def test_a_recorded_bool_stays_a_bool():
+    from ddzlab import report
+    assert report.record("safe_flag_test", True, "a flag") is True
+    entry = report._state["numbers"].pop("safe_flag_test")
+    assert entry["value"] is True and entry["shown"] in ("True", "true", "yes")
+
+
+def test_merge_results_keeps_existing_notebooks_and_drops_removed_ones(tmp_path):
+    """Notebooks run now replace their entries, notebooks not run keep theirs, and a notebook
+    that no longer exists is dropped; only quick-scale numbers are merged."""
+    import json
+
+    from ddzlab.report import ReportError, merge_results
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"scale": "quick", "notebooks": {
+        "01_a": {"x": {"value": 1}}, "02_b": {"y": {"value": 2}}, "09_gone": {"z": {"value": 3}}}}))
+    merged = merge_results(path, {"scale": "quick", "notebooks": {"02_b": {"y": {"value": 20}}}},
+                           ["01_a", "02_b"])
+    assert merged["notebooks"] == {"01_a": {"x": {"value": 1}}, "02_b": {"y": {"value": 20}}}
+    assert json.loads(path.read_text())["notebooks"] == merged["notebooks"]
+    with pytest.raises(ReportError, match="quick-scale"):
+        merge_results(path, {"scale": "full", "notebooks": {}}, ["01_a"])

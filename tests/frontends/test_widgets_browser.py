@@ -34,7 +34,7 @@ NOTEBOOK = NOTEBOOKS_DIR / "00_hand_inspector.ipynb"
 FIX = ("install it with `make browser` (runs `apt-get install -y chromium`, as root) or set "
        "DDZLAB_CHROMIUM to a Chromium binary")
 TOUR_HAND = "344456789JQQQKKKAAA2"   # HAND in the notebook (standard rules)
-VIEW_WIDTH = 1000         # px: the screenshot fits a page (tests/test_figures.py)
+VIEW_WIDTH = 1000         # px: the screenshot fits a page (tests/project/test_figures.py)
 TIMEOUT = 90_000          # ms: the page appears once the notebook has run
 
 

@@ -26,7 +26,7 @@ def test_every_install_route_installs_the_same_douzero():
     from pathlib import Path
 
     from peers import DOUZERO_INSTALL
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     make = re.findall(r"--no-deps (douzero==[\d.]+)", (root / "Makefile").read_text())
     conda = re.findall(r"^\s+- (douzero==[\d.]+)\s*$", (root / "environment.yml").read_text(), re.M)
     assert make == conda == [DOUZERO_INSTALL.split()[-1]] == ["douzero==1.1.0"]

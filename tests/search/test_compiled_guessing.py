@@ -122,7 +122,7 @@ def test_pool_and_oracle_guessers_search_compiled(kind, guesser):
 @pytest.mark.parametrize("guesser", ["policy", "oracle0.5"])
 def test_compiled_search_values_match_the_python_loop(guesser):
     """The same position, guesser and budget on both backends: the root's mean reward,
-    averaged over six seeds, agrees within 0.05 (as tests/test_compiled.py checks UCT; one
+    averaged over six seeds, agrees within 0.05 (as tests/search/test_compiled.py checks UCT; one
     search's value varies by about 0.04 between seeds)."""
     for s in (0, 3):
         game = _point(MINI, 20 + s, 4 + s)

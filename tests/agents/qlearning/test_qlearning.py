@@ -12,7 +12,7 @@ from ddzlab.errors import ModelFileError
 from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
 from ddzlab import qtraining as T
-from tests.conftest import side_by_side
+from conftest import side_by_side
 
 
 def lead9(cards):

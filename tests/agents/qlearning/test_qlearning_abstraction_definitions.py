@@ -295,3 +295,22 @@ def test_a_plane_action_keeps_the_planes_length():
     split = Q.lead_split(h.bits)
     assert [str(m) for m in split.other] == ["QQQKKK", "QQQKKKAAA"]
     assert Q.resolve_lead(split, 15, legal_moves(h, STANDARD, None)).cards == Hand("48QQQKKK").bits
+
+
+def test_decide_reads_previous_and_next_hand_sizes_and_the_partner_flag():
+    """`decide`: hand_p is the previous seat's size, hand_n the next seat's; following, the
+    partner flag is set for a farmer answering the other farmer only."""
+    from ddzlab.agents.qlearning.abstraction import (decide, hand_to_state, lead_features,
+                                                     lead_index, lead_split)
+    game = Game(generate_deals(1, seed=3)[0], landlord=0)
+    bits = game.hands[1]
+    sizes = (20, 17, 3)                              # seat 1: previous is 0, next is 2
+    d = decide(bits, [], 1, 0, sizes, None, None)
+    assert d.state == lead_index(lead_features(lead_split(bits), 1, 20, 3))
+    assert hand_to_state(20) != hand_to_state(3)     # so a swap would change the row
+    assert d.state != lead_index(lead_features(lead_split(bits), 1, 3, 20))
+    game.play(game.legal_moves()[0])                 # landlord leads
+    for seat, last_seat, partner in ((1, 0, False), (2, 1, True), (0, 1, False), (0, 2, False)):
+        moves = game.legal_moves()
+        d = decide(game.hands[seat], moves, seat, 0, (20, 17, 17), game.last_move, last_seat)
+        assert d.partner is partner, (seat, last_seat)

@@ -1,4 +1,7 @@
-"""The checkpoint study's trainer (`ddzlab.qstudy`): order, resume, files."""
+"""The checkpoint study's trainer (`ddzlab.qstudy`, `ddzlab.qtraining`): order, resume, files, the
+evaluation summary's interval."""
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -223,3 +226,17 @@ def test_qlearning_agent_option_errors_are_agent_errors():
         QLearningAgent(tables=SparseTables.empty(), checkpoint="self-s0-12")
     with pytest.raises(AgentError, match="tie='never'"):
         QLearningAgent(tables=SparseTables.empty(), tie="never")
+
+
+def test_eval_summary_adp_interval_is_1_96_sd_over_root_n():
+    """ADP ± 1.96·s/√n with the sample standard deviation: points 1, -1, 2, -2, 4 have
+    mean 0.8, s² = (0.04+3.24+1.44+7.84+10.24)/4 = 5.7, half-width 1.96·√5.7/√5."""
+    from ddzlab.qtraining import eval_summary
+    df = pd.DataFrame({"landlord": [True, True, False, False, True],
+                       "won": [True, False, True, False, True], "points": [1, -1, 2, -2, 4]})
+    out = eval_summary(df)
+    half = 1.96 * math.sqrt(5.7) / math.sqrt(5)
+    assert out["adp_combined"] == pytest.approx(0.8)
+    assert out["adp_combined_lo"] == pytest.approx(0.8 - half, abs=1e-12)
+    assert out["adp_combined_hi"] == pytest.approx(0.8 + half, abs=1e-12)
+    assert out["wp_combined"] == pytest.approx(3 / 5) and out["wp_landlord"] == pytest.approx(2 / 3)

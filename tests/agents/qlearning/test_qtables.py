@@ -5,7 +5,7 @@ import pytest
 from ddzlab.agents.qlearning import QLearningAgent, QTables, SparseTables, load_tables, tables
 from ddzlab.deals import generate_deals
 from ddzlab.qtraining import TrainConfig, train
-from tests.conftest import side_by_side
+from conftest import side_by_side
 
 
 def _trained(tmp_path, seed=4):
