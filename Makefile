@@ -46,7 +46,7 @@ browser:
 screenshot: setup browser
 	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/frontends/test_widgets_browser.py
 
-# mutation testing (issue 22): `make mutation MODULE=records` mutates one module (a key of
+# mutation testing: `make mutation MODULE=records` mutates one module (a key of
 # SELECTION in tests/mutation.py) against only the tests that exercise it, niced, one child,
 # resumable (state in .mutation/MODULE/); prints the counts and the score. Not in CI.
 # Scores and the equivalent survivors: tests/MUTATION.md

@@ -1,4 +1,4 @@
-"""Mutation score of one module: `make mutation MODULE=records` (issue 22; tests/MUTATION.md).
+"""Mutation score of one module: `make mutation MODULE=records` (tests/MUTATION.md).
 
 mutmut reads its settings from ./pyproject.toml only, and its first pass runs every selected
 test, so a run over the whole package against the whole suite takes hours on two cores.

@@ -1,4 +1,4 @@
-"""Mutation score of the compiled core: `make mutation-core` (issue 22; tests/MUTATION.md).
+"""Mutation score of the compiled core: `make mutation-core` (tests/MUTATION.md).
 
 mutmut skips decorated functions, so it cannot mutate the numba kernels (``@njit``).
 cosmic-ray mutates a module's source whatever it holds; with ``NUMBA_DISABLE_JIT=1`` the

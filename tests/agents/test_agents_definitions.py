@@ -1,4 +1,4 @@
-"""The agent registry and game loop against their documented definitions (issue 22: the
+"""The agent registry and game loop against their documented definitions (the
 survivors of `make mutation MODULE=agents/base`): option values, class references and
 file specs, the seed of a (name, kwargs) spec, trainers, entry points, discovery in a
 fresh interpreter, evaluations, and the all-pass limit of `play_game`."""

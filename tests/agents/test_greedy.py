@@ -78,7 +78,7 @@ def test_bomb_threshold_is_inclusive():
     assert _answer(*five_left, bomb_when=5) == "2222"
 
 
-# -- issue 22: the survivors of `make mutation MODULE=agents/greedy` and `agents/smallest` ------
+# -- the survivors of `make mutation MODULE=agents/greedy` and `agents/smallest` ------
 def test_greedy_explains_a_play_by_its_q_and_the_three_best():
     """After a play the greedy agent's `last_eval` is its Q and the three highest-Q plays (no
     pass), highest first; a play that empties the hand is explained as finishing."""

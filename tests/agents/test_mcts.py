@@ -217,7 +217,7 @@ def test_halfsolo_rollout_drops_half_of_the_solos():
     assert abs(share - expect) < 0.03 and abs(share - k / n) > 0.05
 
 
-# -- issue 22: search accounting and memo keys, each from its definition ------------------------
+# -- search accounting and memo keys, each from its definition ------------------------
 def test_per_world_deadlines_are_cumulative():
     """``mcts`` with 4 worlds and 40 seconds: world w runs until start + 40 (w + 1) / 4. With a
     clock that ticks at every reading (start = 1; one reading per budget check), world w

@@ -1,5 +1,5 @@
 """The MCTS agents' compiled backend (`ddzlab.agents.mcts_compiled`) against its docstrings
-(issue 22: the survivors of a mutation sample).
+(the survivors of a mutation sample).
 
 Which searches run compiled (every rollout with a compiled twin, halfsolo only at
 ``over=10``; every guesser with one, any guesser for the cheater, which does not guess),

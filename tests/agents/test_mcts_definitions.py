@@ -1,5 +1,5 @@
 """The MCTS agents (`ddzlab.agents.mcts`) against their docstrings, on the Python loops
-(issue 22: the survivors of a mutation sample).
+(the survivors of a mutation sample).
 
 Every iteration passes through one root child (so the root children's visits add up to the
 iterations); a child's reward counts the games its player's side won; rollouts count the

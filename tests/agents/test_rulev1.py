@@ -23,12 +23,13 @@ from conftest import random_hand
 from ddzlab.agents import AgentError, SmallestAgent, make_agent, play_game
 from ddzlab.agents import rulev1
 from ddzlab.agents.rulev1 import RuleV1Agent, rlcard_actions, rlcard_state, rlcard_type
-from ddzlab.arena import duel_games, wilson
+from ddzlab.arena import duel_games
 from ddzlab.cards import Hand, format_bits, pack, parse_counts
 from ddzlab.deals import Deal, generate_deals
 from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
 from ddzlab.rules import STANDARD, Kind, get_rules
+from ddzlab.stats import wilson
 from peers import rlcard_following, rlcard_leading
 
 PLANES = (Kind.TRIO_CHAIN, Kind.PLANE_SOLO, Kind.PLANE_PAIR)
@@ -344,7 +345,7 @@ def test_fixed_landlord_win_rates_match_rlcards():
 
 def test_threads_give_the_sequential_games_and_leave_rlcards_module_as_it_was():
     """Four threads playing rulev1 games with forced thread switches: the same games as one
-    after another, and RLCard's module sees plain numpy afterwards (issue 22 item 7: one
+    after another, and RLCard's module sees plain numpy afterwards (one
     agent's RNG used to stay installed, and 1 game in 600 differed)."""
     import threading
     deals = generate_deals(24, seed=9)

@@ -1,4 +1,4 @@
-"""The rulev1 adapter's own bookkeeping against its definitions (issue 22: the survivors of
+"""The rulev1 adapter's own bookkeeping against its definitions (the survivors of
 `make mutation MODULE=agents/rulev1`): the tables it reads from RLCard (built fresh here:
 the process-wide copy is made once, before a mutation test runs), the order of bombs and the
 rocket among the replies, the 20-card limit, the trace memo within a game, across games and

@@ -1,4 +1,4 @@
-"""`ThresholdBidder` against its definition (issue 22: the survivors of
+"""`ThresholdBidder` against its definition (the survivors of
 `make mutation MODULE=agents/threshold_bidder`): which score ``auto`` picks, the defaults it
 keeps, the bid by level against the current bid (the fallback when an observation lists no
 bids), its explanation, the wrapped player's seed and explanation, the bounded score memo."""

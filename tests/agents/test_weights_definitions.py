@@ -1,5 +1,5 @@
 """`ddzlab.agents.weights` against its docstrings, at the edges the random games miss
-(issue 22: the survivors of a mutation sample).
+(the survivors of a mutation sample).
 
 Each expected value is worked out from the definitions: a weight's range and message, an
 explanation's text and ``last_eval``, a candidate's value (the gain of hand power, the

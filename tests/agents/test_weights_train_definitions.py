@@ -1,4 +1,4 @@
-"""``ddzlab train weights`` against its definitions (issue 22: the survivors of
+"""``ddzlab train weights`` against its definitions (the survivors of
 `make mutation MODULE=agents/weights_train`).
 
 The module docstring is the specification: `win_rate` plays every deal twice from seat 0 as

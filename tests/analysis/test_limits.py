@@ -1,4 +1,4 @@
-"""Analysis calls finish or refuse (issue 22, item 4): every exact search has a documented
+"""Analysis calls finish or refuse: every exact search has a documented
 limit, a too-large input is refused with `SearchLimitError` (a ValueError) before the
 search starts (shown by replacing the search with one that fails if called), every
 search stops at its state budget with its memory held to that budget, and an input at

@@ -158,7 +158,7 @@ def test_split_lead_leads_from_the_split_it_is_told() -> None:
 
 def test_split_lead_defaults_explanation_and_bombs() -> None:
     """Default split "fewest" and bombs at 4 cards (greedy's); the explanation is the split;
-    a split of bombs only leads its lowest bomb, otherwise a bomb is never the lead (issue 22:
+    a split of bombs only leads its lowest bomb, otherwise a bomb is never the lead (the
     the survivors of `make mutation MODULE=agents/split_lead`)."""
     from ddzlab.agents.split_lead import split_lead
     from ddzlab.widgets import leading_observation

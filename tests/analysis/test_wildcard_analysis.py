@@ -1,4 +1,4 @@
-"""The analyses on wildcard hands (issue 8): best score, hand power and hints with the
+"""The analyses on wildcard hands: best score, hand power and hints with the
 flower card F, against brute force over every split of small hands into the moves
 `legal_moves` lists (itself checked against the 12-reading oracle in tests/engine/test_wildcard.py)."""
 from __future__ import annotations

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ddzlab.agents import RandomAgent
-from ddzlab.arena import duel, duel_games, game_seed, mean_ci, summarize, wilson
+from ddzlab.arena import duel, duel_games, game_seed, mean_ci, summarize
 from ddzlab.cards import Hand
 from ddzlab.config import DEALS_DIR
 from ddzlab.deals import Deal, generate_deals, parse_deals, read_deals, write_deals
@@ -15,6 +15,7 @@ from ddzlab.errors import DealFileError
 from ddzlab.game import Game
 from ddzlab.moves import PASS
 from ddzlab.rules import MINI, STANDARD
+from ddzlab.stats import wilson
 
 # Seat 0 holds every card above T: the farmers (two 2-of-each-rank hands, no bomb, no
 # rocket) can never beat it, so whoever is landlord wins whatever anyone plays.

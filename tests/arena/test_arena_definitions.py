@@ -1,4 +1,4 @@
-"""The arena against its definitions (issue 22: the survivors of `make mutation MODULE=arena`):
+"""The arena against its definitions (the survivors of `make mutation MODULE=arena`):
 the bounds a results row must keep, the seconds a move weighted by moves, the duel table's
 shape, and what `duel` passes on."""
 from __future__ import annotations
@@ -15,6 +15,7 @@ from ddzlab import arena
 from ddzlab.arena import DuelResultsError, duel, duel_games, seconds_per_move, summarize
 from ddzlab.agents import SmallestAgent
 from ddzlab.parallel import run_chunks
+from ddzlab.stats import wilson
 
 COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves", "a_moves", "b_moves"]
 GOOD = {"deal": 0, "a_landlord": True, "landlord_won": True, "a_won": True, "bombs": 1, "a_points": 2,
@@ -265,20 +266,20 @@ def test_paired_wilson_edges_and_its_games():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert all(math.isnan(x) for x in arena.paired_wilson(np.array([])))
-        assert arena.paired_wilson(np.array([1.0])) == (1.0, *arena.wilson(2, 2))        # one deal: 2 games
-        assert arena.paired_wilson(np.array([1.0, 1.0]), games=3) == (1.0, *arena.wilson(3, 3))
-        assert arena.paired_wilson(np.array([0.5])) == (0.5, *arena.wilson(1, 2))        # no spread from one deal
-        assert arena.paired_wilson(np.array([0.0, 0.0, 0.0])) == (0.0, *arena.wilson(0, 6))   # none at 0%
+        assert arena.paired_wilson(np.array([1.0])) == (1.0, *wilson(2, 2))        # one deal: 2 games
+        assert arena.paired_wilson(np.array([1.0, 1.0]), games=3) == (1.0, *wilson(3, 3))
+        assert arena.paired_wilson(np.array([0.5])) == (0.5, *wilson(1, 2))        # no spread from one deal
+        assert arena.paired_wilson(np.array([0.0, 0.0, 0.0])) == (0.0, *wilson(0, 6))   # none at 0%
         assert arena.paired_wilson(np.array([0.0, 0.0, 0.0]))[2] > 0
 
 
 def test_paired_wilson_at_the_effective_sample_size_by_hand():
     """Shares 0.5 and 1 (two deals, four games): p = 3/4, Var(p) = var(shares, ddof=1) / 2 =
-    0.125 / 2, n_eff = p(1 - p) / Var(p) = 3; the Wilson interval of 2.25 wins in 3 at the z
-    given."""
-    for z in (arena.Z95, 1.0):
-        assert arena.paired_wilson(np.array([0.5, 1.0]), z=z) == pytest.approx((0.75, *arena.wilson(2.25, 3, z)))
-    assert arena.wilson(2.25, 3, 1.0) != pytest.approx(arena.wilson(2.25, 3))
+    0.125 / 2, n_eff = p(1 - p) / Var(p) = 3; the Wilson interval of 2.25 wins in 3 at the
+    level given."""
+    for alpha in (0.05, 0.5):
+        assert arena.paired_wilson(np.array([0.5, 1.0]), alpha=alpha) == pytest.approx((0.75, *wilson(2.25, 3, alpha)))
+    assert wilson(2.25, 3, 0.5) != pytest.approx(wilson(2.25, 3))
 
 
 def test_the_scheduler_is_reached_from_a_named_daemon_thread(monkeypatch):
@@ -316,7 +317,7 @@ def test_a_role_without_games_and_an_odd_number_of_games():
     farmers = t.loc[("x", "y", "farmers")]
     assert farmers.games == 0 and farmers.deals == 0 and math.isnan(farmers.WP)
     comb = t.loc[("x", "y", "combined")]
-    assert (comb.games, comb.WP) == (1, 1.0) and (comb.WP_lo, comb.WP_hi) == arena.wilson(1, 1)
+    assert (comb.games, comb.WP) == (1, 1.0) and (comb.WP_lo, comb.WP_hi) == wilson(1, 1)
 
 
 def test_labels_of_agent_specs():

@@ -1,4 +1,4 @@
-"""Game records against the format's definition (issue 22: the survivors of
+"""Game records against the format's definition (the survivors of
 `make mutation MODULE=records`): defaults of omitted fields, the stated kitty, the labels
 of a bad card text, compact UTF-8 lines, blank lines, and a replay that starts from the
 recorded rules, players and first bidder."""
@@ -148,7 +148,7 @@ def test_an_evaluation_that_is_not_json_is_named():
         game_record(game, ["smallest"] * 3, {"bids": {}, "moves": {0: loop}})
 
 
-# -- the format's keys, defaults and messages (survivors of the fresh run, stop 29) ------
+# -- the format's keys, defaults and messages (survivors of the fresh run) ------
 
 GAME_KEYS = {"game", "seats", "deal", "first_bidder", "fixed_landlord", "redeals", "bids", "landlord",
              "kitty", "moves", "bid", "bombs", "spring", "multiplier", "winner", "scores"}

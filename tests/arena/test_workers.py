@@ -1,4 +1,4 @@
-"""Parallel runs that lose their workers (issue 22, item 12): a clear `WorkerError`, never a
+"""Parallel runs that lose their workers: a clear `WorkerError`, never a
 hang or a traceback, and a rerun that resumes without losing or repeating a game."""
 from __future__ import annotations
 

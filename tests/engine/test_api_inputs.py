@@ -1,5 +1,5 @@
-"""Bad input to the public API raises a ValueError subclass naming the problem (issue 22
-item 11 and item 5): any value of any type, drawn by hypothesis, into the move parser,
+"""Bad input to the public API raises a ValueError subclass naming the problem: any value
+of any type, drawn by hypothesis, into the move parser,
 the move generator, detection and the game's bid and play, and a failed action leaves the
 game as it was."""
 from __future__ import annotations

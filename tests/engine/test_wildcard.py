@@ -164,7 +164,7 @@ def test_leading_moves_equal_the_rule_text_oracle(size: int) -> None:
 
 def fast_natural(d: tuple) -> dict:
     """Natural readings from ddzlab's *standard* generator (validated against DouZero and the
-    rule-text oracle elsewhere), every reading, less the plane wings §7 forbids: fast enough
+    rule-text oracle elsewhere), every reading, less the plane wings the wildcard rules forbid: fast enough
     for thousands of hands."""
     out: dict = {}
     for m in generator(STANDARD).collect(list(d), leading=False):
@@ -373,7 +373,7 @@ def test_fast_leading_equals_the_twelve_reading_expansion() -> None:
 
 
 def test_the_move_tables_stay_bounded_and_correct_across_resets(monkeypatch) -> None:
-    """Issue 22 item 6: the tables grew without bound over a long run (516 MB after 3 million
+    """The tables grew without bound over a long run (516 MB after 3 million
     hands). Capped at 3,000 entries and counted every 16 calls here, they stay within three
     times the cap (what 16 calls add on a cold table) over 500 hands that make an uncapped
     generator hold over 24,000 entries, and every answer equals the uncapped one's."""

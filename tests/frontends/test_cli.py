@@ -165,7 +165,7 @@ def test_bad_arguments_get_a_message_not_a_traceback(capsys):
 
 
 def test_the_reviews_bad_inputs_get_a_message_not_a_traceback(capsys, tmp_path):
-    """Issue 22 item 8: each of these printed a traceback."""
+    """Each of these once printed a traceback."""
     for argv, words in ((["duel", "random", "random", "--seed", "-1"], "a seed is a whole number of at least 0"),
                         (["tournament", "random", "smallest", "--seed", "-3"], "at least 0, not -3"),
                         (["play", "--seed", "-1"], "at least 0, not -1")):

@@ -10,7 +10,7 @@ import pytest
 
 from ddzlab import report
 from ddzlab.config import FIGURES_DIR, ROOT
-from ddzlab.report import (README_BEGIN, README_END, RESULTS_FILE, RecordError, ReportError, readme_block,
+from ddzlab.report import (README_BEGIN, README_END, RESULTS_FILE, KeyNumberError, ReportError, readme_block,
                            readme_numbers, record, run_report)
 
 
@@ -40,9 +40,9 @@ def test_record_validates_and_writes_json(tmp_path, monkeypatch):
     assert data["figures"] == [{"file": "01_x.png", "caption": "A caption.", "machine": False}]
     for bad in (("Bad Key", 1, "x"), ("k", float("nan"), "x"), ("k", [1], "x"), ("k", 1, " "),
                 ("k", "text", "x", ".3f")):
-        with pytest.raises(RecordError):
+        with pytest.raises(KeyNumberError):
             record(*bad)
-    assert isinstance(RecordError("x"), ValueError)
+    assert isinstance(KeyNumberError("x"), ValueError)
 
 
 def test_report_collects_numbers_figures_and_names_the_failing_cell(tmp_path):

@@ -2,7 +2,7 @@
 `make mutation MODULE=determinize` found the other tests silent (tests/MUTATION.md): the
 seats a likelihood guesser scores, the bomb guesser's rule, the guessers' input
 checks and messages, seeded and reproducible worlds, games that had an auction, draws
-from a policy pool in proportion to its weights; and (stop 33) the bomb guesser at the edge
+from a policy pool in proportion to its weights; and the bomb guesser at the edge
 of an opponent's room, observations whose counts do not add up, a card dealt twice, a policy
 given as probabilities, the default pool size."""
 from __future__ import annotations
@@ -232,7 +232,7 @@ def test_a_policy_guesser_draws_its_candidates_from_the_base_guesser_it_is_given
     assert pool == [truth] * 5
 
 
-# -- stop 33: the survivors of a fresh run of `tests/mutation.py determinize`
+# -- the survivors of a fresh run of `tests/mutation.py determinize`
 def _late_position(seed: int) -> Game:
     """A standard game after 20-80 random legal moves (seeded): hands are small by then."""
     rng = np.random.default_rng(seed)

@@ -275,7 +275,7 @@ def test_head_to_head_tests_per_deal_wp_against_a_half():
     assert back.loc["ADP"].estimate == pytest.approx(-res.loc["ADP"].estimate)
 
 
-# -- hand-computed paired comparisons (issue 22: the survivors of the mutation run) -----------
+# -- hand-computed paired comparisons (the survivors of the mutation run) -----------
 T975_1 = 12.706204736174698          # t(0.975) with 1 degree of freedom
 
 

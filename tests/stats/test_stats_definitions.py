@@ -1,5 +1,5 @@
-"""`ddzlab.stats` against its definitions, worked out independently of the code (issue 22:
-the survivors of `make mutation MODULE=stats`).
+"""`ddzlab.stats` against its definitions, worked out independently of the code (the
+survivors of `make mutation MODULE=stats`).
 
 The Bradley-Terry fit is checked against Zermelo's iteration (Hunter's MM algorithm), a
 different route to the same maximum; the bootstrap on a two-deal design whose resamples take

@@ -1,5 +1,5 @@
 """`ddzlab.agents.qlearning.abstraction` against its docstrings and the package's (the seed's
-definitions, docs/definitions.md#q-learning-player; issue 22: the survivors of its first mutation run), every expected
+definitions, docs/definitions.md#q-learning-player; the survivors of its first mutation run), every expected
 value worked out by hand.
 
 - The split cost ``delta``: 1 per 2, 2 per joker, and the Q lost in every segment a play

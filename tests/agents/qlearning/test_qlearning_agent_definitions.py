@@ -1,4 +1,4 @@
-"""The Q-learning package's agents against their docstrings, number by number (issue 22).
+"""The Q-learning package's agents against their docstrings, number by number.
 
 `QLearningAgent` takes its settings from the table it plays unless they are given, acts
 with `choose` on the row of its own decision (its role feature, its seed, its caution and

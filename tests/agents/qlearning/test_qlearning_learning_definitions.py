@@ -1,4 +1,4 @@
-"""`ddzlab.agents.qlearning.learning` against its docstrings, number by number (issue 22).
+"""`ddzlab.agents.qlearning.learning` against its docstrings, number by number.
 
 The seed's rewards per table, the `Learner`'s defaults, and what each of its settings
 changes in a worked example: the tie-break prior, caution and the visit threshold reaching

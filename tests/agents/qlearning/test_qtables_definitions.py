@@ -1,4 +1,4 @@
-"""`ddzlab.agents.qlearning.tables` against its docstrings (issue 22: mutation survivors).
+"""`ddzlab.agents.qlearning.tables` against its docstrings (mutation survivors).
 
 A table file may hold each array up to what a real table needs (all states stored, 8-byte
 numbers, plus a header), the lead table's states for the lead arrays and the follow table's
