@@ -31,6 +31,7 @@ report-full: setup
 lint: setup
 	$(BIN)/ruff check ddzlab tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 test: setup lint
 	@test -x $(CHROMIUM) || echo "NOTE: no Chromium at $(CHROMIUM): the browser test will fail; run 'make browser' (apt-get install -y chromium, as root)"

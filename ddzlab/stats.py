@@ -342,7 +342,7 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     ranks = np.empty_like(order)
     ranks[np.arange(n_boot)[:, None], order] = np.arange(1, k + 1)
     # order statistics, not interpolated: between two infinite ratings an interpolation is NaN
-    q = np.full((2, k), np.nan)
+    q: tuple[np.ndarray, np.ndarray] = (np.full(k, np.nan), np.full(k, np.nan))
     if n_boot:
         q = (np.quantile(boot, alpha / 2, axis=0, method="lower"),
              np.quantile(boot, 1 - alpha / 2, axis=0, method="higher"))

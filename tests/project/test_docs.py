@@ -76,7 +76,7 @@ _CITED = re.compile(r"(?<![\w/.:-])((?:%s)/[\w./-]*\.\w+)(#[\w-]+)?(?![\w*<{])" 
 
 
 def _documents() -> list:
-    files = [ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
+    files = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md"]
     for pattern in ("ddzlab/**/*.py", "docs/*.md", "docs/*.py", "benchmarks/*.py", "tests/**/*.py", "tests/**/*.md"):
         files += sorted(ROOT.glob(pattern))
     return files
