@@ -40,6 +40,19 @@ def _as_tuples(df: pd.DataFrame) -> list[tuple]:
     return list(df[store.COLUMNS].itertuples(index=False, name=None))
 
 
+def _flip_and_read(path, data: bytes, pos: int, rng, full, blocks):
+    """``data`` with one random bit of byte ``pos`` flipped, written to ``path`` and read back;
+    the read is checked against the blocks the flip hit (`_check_damaged_read`). Returns the
+    read, the damaged bytes and the indices of the blocks hit."""
+    bad = bytearray(data)
+    bad[pos] ^= 1 << int(rng.integers(8))
+    path.write_bytes(bytes(bad))
+    got = store.read_store(path)
+    hit = {k for k, (s, e, _, _) in enumerate(blocks) if s <= pos < e}
+    _check_damaged_read(got, full, blocks, hit)
+    return got, bytes(bad), hit
+
+
 def _check_damaged_read(got: store.StoreRead, full: pd.DataFrame, blocks, hit: set[int]) -> None:
     """What must hold after damage to the blocks ``hit``: every row of every other block is
     read, every row read is a true row in file order, and the damage accounts for the rest."""
@@ -75,17 +88,12 @@ def test_every_single_byte_flip_is_found_and_loses_only_its_block(tmp_path, smal
     rng = np.random.default_rng(1)
     header_flips_read_whole = 0
     for pos in range(len(data)):
-        bad = bytearray(data)
-        bad[pos] ^= 1 << int(rng.integers(8))
-        path.write_bytes(bytes(bad))
-        got = store.read_store(path)
-        hit = {k for k, (s, e, _, _) in enumerate(blocks) if s <= pos < e}
-        _check_damaged_read(got, full, blocks, hit)
+        got, bad, hit = _flip_and_read(path, data, pos, rng, full, blocks)
         assert any(d.start <= pos < d.end for d in got.damage), (pos, [d.describe() for d in got.damage])
         if pos % 7 == 0:
             with pytest.raises(DamagedStoreError, match="repair me"):
                 store.compact(path, repair="repair me")
-            assert path.read_bytes() == bytes(bad)      # a damaged store is never rewritten
+            assert path.read_bytes() == bad      # a damaged store is never rewritten
         k = hit.pop()
         if pos - blocks[k][0] < HEADER_SIZE:
             header_flips_read_whole += len(got.rows) == len(full)
@@ -116,12 +124,7 @@ def test_random_flips_of_a_committed_store(tmp_path):
     rng = np.random.default_rng(37)
     kept = []
     for pos in rng.integers(0, len(data), 60):
-        bad = bytearray(data)
-        bad[pos] ^= 1 << int(rng.integers(8))
-        path.write_bytes(bytes(bad))
-        got = store.read_store(path)
-        hit = {k for k, (s, e, _, _) in enumerate(blocks) if s <= pos < e}
-        _check_damaged_read(got, full, blocks, hit)
+        got, _, _ = _flip_and_read(path, data, pos, rng, full, blocks)
         assert len(got.damage) == 1 and got.damage[0].start <= pos < got.damage[0].end
         kept.append(len(got.rows))
     assert min(kept) >= 8000 - 256
