@@ -1,7 +1,7 @@
 """The statistics every study uses: intervals, paired comparisons, power, Holm, Bradley–Terry.
 
 Built on scipy.stats (t and normal quantiles, t-tests) and statsmodels (power of the
-t-test, multiple-comparison corrections); ``tests/test_stats.py`` checks every function
+t-test, multiple-comparison corrections); ``tests/stats/test_stats.py`` checks every function
 against those libraries and against cases worked by hand.
 
 * `wilson` — Wilson score interval of a proportion (a single WP over independent games).
@@ -412,7 +412,7 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     ranks = np.empty_like(order)
     ranks[np.arange(n_boot)[:, None], order] = np.arange(1, k + 1)
     # order statistics, not interpolated: between two infinite ratings an interpolation is NaN
-    q = np.full((2, k), np.nan)
+    q: tuple[np.ndarray, np.ndarray] = (np.full(k, np.nan), np.full(k, np.nan))
     if n_boot:
         q = (np.quantile(boot, alpha / 2, axis=0, method="lower"),
              np.quantile(boot, 1 - alpha / 2, axis=0, method="higher"))
