@@ -20,8 +20,8 @@ from ddzlab.agents import AgentError, make_agent
 from ddzlab.arena import duel
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
-from tests.peers import DOUZERO_INSTALL, require_peer, to_douzero
-from tests.test_env_douzero import to_bits
+from peers import DOUZERO_INSTALL, require_peer, to_douzero
+from test_env_douzero import to_bits
 
 TORCH_INSTALL = "pip install 'ddzlab[douzero]'  (torch==2.13.0, the CPU build)"
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
@@ -137,7 +137,7 @@ def test_spec_forms_and_the_arena(model):
 
 
 def test_cli_duel_tournament_and_play(model):
-    from tests.test_cli import run_main, scripted
+    from frontends.test_cli import run_main, scripted
     code, out = run_main(["duel", f"douzero:{model}", "greedy", "--deals", "2", "--quiet"])
     assert code == 0 and "combined" in out, out
     code, out = run_main(["tournament", f"douzero:{model}", "random", "smallest", "--deals", "1", "--quiet"])
