@@ -214,8 +214,10 @@ class DouZeroAgent(SmallestAgent):
     spec_argument = "folder"
     last_eval: Optional[dict] = None
 
-    def __init__(self, folder: Union[str, Path], frames: Optional[int] = None,
+    def __init__(self, folder: Union[str, Path, None] = None, frames: Optional[int] = None,
                  threads: Optional[int] = None) -> None:
+        if folder is None:
+            raise CheckpointError("douzero needs the folder of a DouZero-format model: douzero:<folder>")
         if frames is not None and (isinstance(frames, bool) or not isinstance(frames, int) or frames < 0):
             raise CheckpointError(f"frames must be a whole number of frames, got {frames!r}")
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):

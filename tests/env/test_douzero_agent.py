@@ -237,3 +237,12 @@ def test_without_torch_the_agent_says_how_to_install(monkeypatch, model):
     monkeypatch.setattr(douzero_agent, "_CACHE", {})
     with pytest.raises(AgentError, match=r"need torch: pip install 'ddzlab\[douzero\]'"):
         make_agent(f"douzero:{model}")
+
+
+def test_a_douzero_agent_without_a_folder_says_what_it_needs():
+    """`douzero` alone (as the widgets and `ddzlab agents` build every registered agent) is refused
+    with a message naming the missing folder, not a Python signature error."""
+    from ddzlab.agents import make_agent
+    from ddzlab.errors import DdzError
+    with pytest.raises(DdzError, match=r"douzero:<folder>"):
+        make_agent("douzero")
