@@ -27,23 +27,25 @@ from ..rules import Rules
 from ..search import from_game, view_of
 from ..search.power import PowerTables, context
 from ..search.state import S_WINNER, legal, scores
-from ..search.weights import N_PARAMS, P_OFF, RULE_ORDER, choose_weights, play_out
-from .weights import RULES, RuleWeights, WeightsError, load_weights, parse_off
+from ..kernels import PARAMS, WEIGHTS_RULES
+from ..search.weights import N_PARAMS, choose_weights, play_out
+from .weights import RuleWeights, WeightsError, load_weights, parse_off
 
 #: room for every action of a game (each play is followed by at most two passes)
 MAX_ACTIONS = 1024
-
-assert RULES == RULE_ORDER, "ddzlab.search.weights.RULE_ORDER must follow WeightsAgent's RULES"
 
 
 def params(weights: RuleWeights, off: frozenset[str] = frozenset()) -> np.ndarray:
     """The kernel's parameter array of ``weights`` with the rules ``off`` switched off."""
     w = weights
-    p = np.array([w.follow_threshold, w.high_cost, w.early_cards, w.partner_out, w.partner_gain,
-                  w.partner_max_rank, w.gate_ranks[0], w.gate_ranks[1], w.gate_below, w.urgent_cards,
-                  w.bomb_threat, w.bomb_rest_plays, 0], dtype=np.float64)
-    assert len(p) == N_PARAMS
-    p[P_OFF] = sum(1 << RULE_ORDER.index(name) for name in off)
+    values = {"follow_threshold": w.follow_threshold, "high_cost": w.high_cost, "early_cards": w.early_cards,
+              "partner_out": w.partner_out, "partner_gain": w.partner_gain, "partner_max_rank": w.partner_max_rank,
+              "gate_lo": w.gate_ranks[0], "gate_hi": w.gate_ranks[1], "gate_below": w.gate_below,
+              "urgent_cards": w.urgent_cards, "bomb_threat": w.bomb_threat, "bomb_rest_plays": w.bomb_rest_plays,
+              "off": WEIGHTS_RULES.mask(off)}
+    p = np.zeros(N_PARAMS, dtype=np.float64)
+    for name, value in values.items():
+        p[PARAMS.offset(name)] = value
     return p
 
 

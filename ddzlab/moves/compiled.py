@@ -30,28 +30,22 @@ from numba import njit
 
 from ..cards import N_RANKS, RB, RR
 from ..errors import RulesError
+from ..kernels import ATTACH_FIELDS, CHAIN_FIELDS, TABLE, KernelLayoutError
 from ..rules import KIND_SHAPE, Kind, Rules
 from .move import PASS, Move
 
 #: a capacity that no hand's move list reaches (checked by every kernel: overflow raises)
 MAX_MOVES = 4096
 
-# -- the table: one int64 array per rule set, filled from `Rules` ---------------------------
-T_DECK = 0            # 15 deck counts
-T_CHAIN_OK = 15       # 15 flags: the rank may stand in a chain
-T_ROCKET = 30
-T_LONGEST_TRIO = 31   # the longest trio chain (the leading plane filter reads it)
-T_NUNITS = 32
-T_UNITS = 33          # (kind, width) per unit kind, up to 4
-T_NCHAINS = 41
-T_CHAINS = 42         # (kind, width, step, min_len, max_len) per chain spec, up to 6
-T_NATTACH = 72
-T_ATTACH = 73         # (kind, base width, base step, kicker width, per unit, min, max, distinct,
-#                       is a unit attachment (base trio/quad), -) per attachment, up to 10
-T_CHAIN_SLOTS = 173   # the chain ranks as a slot mask: bit 4r set when rank r may stand in a chain
-T_SIZE = 174
-A_FIELDS = 10
-C_FIELDS = 5
+# -- the table: one int64 array per rule set, filled from `Rules` (`ddzlab.kernels.TABLE`) ----
+T_DECK, T_CHAIN_OK = TABLE.offset("deck"), TABLE.offset("chain_ok")
+T_ROCKET, T_LONGEST_TRIO = TABLE.offset("rocket"), TABLE.offset("longest_trio")
+T_NUNITS, T_UNITS = TABLE.offset("n_units"), TABLE.offset("units")
+T_NCHAINS, T_CHAINS = TABLE.offset("n_chains"), TABLE.offset("chains")
+T_NATTACH, T_ATTACH = TABLE.offset("n_attach"), TABLE.offset("attach")
+T_CHAIN_SLOTS = TABLE.offset("chain_slots")
+T_SIZE = TABLE.size
+A_FIELDS, C_FIELDS = ATTACH_FIELDS, CHAIN_FIELDS
 
 
 @lru_cache(maxsize=None)
@@ -65,10 +59,16 @@ def supports(rules: Rules) -> bool:
 
 @lru_cache(maxsize=None)
 def core_table(rules: Rules) -> np.ndarray:
-    """The rule set as the kernels read it (see the ``T_*`` offsets); built once per rules."""
+    """The rule set as the kernels read it (`ddzlab.kernels.TABLE`); built once per rules."""
     if not supports(rules):
         raise RulesError(f"the compiled core does not play the {rules.name} rules: "
                          "use the Python generator (ddzlab.moves)")
+    try:
+        TABLE.check("units", 2 * len(rules.units), "two values per unit kind")
+        TABLE.check("chains", C_FIELDS * len(rules.chains), f"{C_FIELDS} values per chain spec")
+        TABLE.check("attach", A_FIELDS * len(rules.attachments), f"{A_FIELDS} values per attachment spec")
+    except KernelLayoutError as e:
+        raise RulesError(f"the {rules.name} rules do not fit the compiled core's table: {e}") from None
     t = np.zeros(T_SIZE, dtype=np.int64)
     for r in range(N_RANKS):
         t[T_DECK + r] = (rules.deck >> (4 * r)) & 15

@@ -33,8 +33,9 @@ from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
 #: the source files of the compiled core: a kernel's cached code includes the kernels it
-#: calls, in other files too, which numba's cache does not track
-SOURCES = [_ROOT / "moves" / "compiled.py",
+#: calls and the layouts' offsets (`ddzlab.kernels`), in other files too, which numba's cache
+#: does not track
+SOURCES = [_ROOT / "kernels.py", _ROOT / "moves" / "compiled.py",
            *(_ROOT / "search" / f"{m}.py" for m in ("state", "power", "weights", "policies", "sample", "likelihood",
                                                     "tree", "endgame"))]
 
