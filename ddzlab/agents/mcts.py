@@ -65,11 +65,11 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
   (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
-  second of ``python``, today's loops below. The compiled core plays the standard and mini
-  rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
+  second of ``python``, today's loops below. The compiled core plays the standard, mini
+  and homework rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
   ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
   the pool in Python once per decision, the kernel draws each world from it) and the four
-  rollouts above; a search it cannot play (homework or wildcard rules, a custom guesser
+  rollouts above; a search it cannot play (the wildcard rules, a custom guesser
   without a pool, a custom rollout) runs on the Python backend and a warning says so once (``backend=numba`` asked explicitly
   raises instead). ``last_backend`` names the backend of the last search. Both backends
   search alike (same tree, same components) but draw different random numbers, so a

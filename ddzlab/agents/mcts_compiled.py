@@ -58,7 +58,7 @@ def _kernel_inputs(agent: "_Search", rules) -> tuple:
 
 def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if not supports(obs.rules):
-        return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
+        return f"the {obs.rules.name} rules have no compiled core (standard, mini and homework have)"
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
                 "twin (random, halfsolo with over=10, greedy, weights have)")

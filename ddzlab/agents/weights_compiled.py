@@ -7,8 +7,8 @@ float sums, move for move equal (tests/compiled_check.py, tests/test_weights_com
 It is what the ``weights`` rollout of the MCTS agents (``ismcts:rollout=weights``) and the
 simulation labels of `ddzlab.labels` (``agent="weights"``) run on.
 
-It covers the rule sets the compiled core plays (standard and mini, `ddzlab.moves.compiled.
-supports`), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
+It covers the rule sets the compiled core plays (standard, mini and homework,
+`ddzlab.moves.compiled.supports`), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
 raise `WeightsError` (use `WeightsAgent`). Bidding is not compiled (`WeightsAgent.bid`).
 Importing this module imports numba.
 """
@@ -71,7 +71,7 @@ class WeightsCore:
         if got is None:
             if not supports(rules):
                 raise WeightsError(f"the compiled weights play covers the rule sets of the compiled core "
-                                   f"(standard and mini), not {rules.name}: use WeightsAgent")
+                                   f"(standard, mini and homework), not {rules.name}: use WeightsAgent")
             got = self._tables[rules] = (core_table(rules), context(rules, self.power_constants))
         return (*got, self.params)
 

@@ -7,8 +7,9 @@ second opinion on the rules: the kernels read one table (`core_table`) built fro
 same `Rules` data that `MoveGenerator` reads (deck, units, chain specs, attachment specs,
 bomb kinds), implement the same kicker conventions (see `ddzlab.moves`), and the tests
 compare both lists move for move, order included (tests/test_compiled.py; at full size
-``tests/compiled_check.py``). Rule sets with a flower card or gapped chains
-(``wildcard``, ``homework``) stay on the Python generator: `supports` says which.
+``tests/compiled_check.py``). Chains read their step from the table, so the homework rules'
+gapped chains are generated like the others; the rule set with a flower card (``wildcard``)
+stays on the Python generator: `supports` says which.
 
 A move in the core is two ``int64``: its packed cards and ``meta = kind + 32 (rank + 1)
 + 1024 length`` (`encode`; a pass is ``(0, 0)``), read by every kernel through `meta_kind`,
@@ -50,9 +51,10 @@ A_FIELDS, C_FIELDS = ATTACH_FIELDS, CHAIN_FIELDS
 
 @lru_cache(maxsize=None)
 def supports(rules: Rules) -> bool:
-    """Whether the compiled core plays these rules: no flower card, chains of step 1, the
+    """Whether the compiled core plays these rules: no flower card, chains of ranks one or two
+    apart (the homework rules' gapped chains), kickers on trios, quads or chains of step 1, the
     bombs of the standard order (bomb < rocket), three players or two."""
-    return (rules.wildcard is None and all(c.step == 1 for c in rules.chains)
+    return (rules.wildcard is None and all(c.step in (1, 2) for c in rules.chains)
             and tuple(rules.bomb_order) == (Kind.BOMB, Kind.ROCKET)
             and all(KIND_SHAPE[a.base][1] == 1 for a in rules.attachments))
 
@@ -181,11 +183,11 @@ def _at_least(bits, w):
 
 
 @njit(cache=True, inline="always")
-def _has_run(mask, length):
-    """Whether the slot mask holds ``length`` consecutive ranks."""
+def _has_run(mask, length, step):
+    """Whether the slot mask holds ``length`` ranks ``step`` apart (a run of a chain spec)."""
     y = mask
     for i in range(1, length):
-        y &= mask >> (4 * i)
+        y &= mask >> (4 * step * i)
     return y != 0
 
 
@@ -338,24 +340,25 @@ def lead_moves(t, bits, oc, om, sc):
             o = T_CHAINS + C_FIELDS * ch
             if t[o + 1] != w:
                 continue
-            kind, lo, hi = t[o], t[o + 3], t[o + 4]
-            if not _has_run(_at_least(bits, w) & t[T_CHAIN_SLOTS], lo):
+            kind, step, lo, hi = t[o], t[o + 2], t[o + 3], t[o + 4]
+            if not _has_run(_at_least(bits, w) & t[T_CHAIN_SLOTS], lo, step):
                 continue                        # no run of lo ranks: the scan below finds nothing
-            r = 0
-            while r < 15:                       # maximal runs of chain ranks held w times
-                if not (t[T_CHAIN_OK + r] and c[r] >= w):
-                    r += 1
+            for s in range(15):                 # maximal runs of chain ranks held w times, step
+                if not (t[T_CHAIN_OK + s] and c[s] >= w):   # apart, by their lowest rank
                     continue
-                s = r
+                if s >= step and t[T_CHAIN_OK + s - step] and c[s - step] >= w:
+                    continue                    # s is inside a run that starts lower
+                run, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and c[r] >= w:
-                    r += 1
-                run = r - s
+                    run += 1
+                    r += step
                 for m in range(lo, min(run, hi) + 1):
                     part = 0
                     for q in range(m):
-                        part += w << (4 * q)
+                        part += w << (4 * step * q)
                     for i in range(run - m + 1):
-                        n = _emit(oc, om, n, part << (4 * (s + i)), kind + 32 * (s + i + 1) + 1024 * m)
+                        r = s + i * step
+                        n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
         if w == 1 and t[T_ROCKET] and c[_RB] and c[_RR]:
             n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
     if most < 3:
@@ -365,9 +368,9 @@ def lead_moves(t, bits, oc, om, sc):
             o = T_ATTACH + A_FIELDS * a
             if t[o + 8] != unit_pass:
                 continue
-            width, lo, hi = t[o + 1], t[o + 5], t[o + 6]
+            width, step, lo, hi = t[o + 1], t[o + 2], t[o + 5], t[o + 6]
             held = _at_least(bits, width)
-            if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo)):
+            if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo, step)):
                 continue                        # no main part of this attachment: nothing below
             for s in range(15):
                 if c[s] < width:
@@ -380,7 +383,7 @@ def lead_moves(t, bits, oc, om, sc):
                     k += 1
                     if k >= lo:
                         n = _attached(t, a, c, k, s, True, pool, caps, oc, om, n)
-                    r += 1
+                    r += step
     return n
 
 
@@ -414,26 +417,26 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
             o = T_CHAINS + C_FIELDS * ch
             if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
                 continue
-            w = t[o + 1]
-            if not _has_run((_at_least(bits, w) & t[T_CHAIN_SLOTS]) >> shift, length):
+            w, step = t[o + 1], t[o + 2]
+            if not _has_run((_at_least(bits, w) & t[T_CHAIN_SLOTS]) >> shift, length, step):
                 continue
             part = 0
             for q in range(length):
-                part += w << (4 * q)
+                part += w << (4 * step * q)
             for s in range(above + 1, 15):
                 k, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and (bits >> (4 * r)) & 15 >= w and k < length:
                     k += 1
-                    r += 1
+                    r += step
                 if k == length:
                     n = _emit(oc, om, n, part << (4 * s), kind + 32 * (s + 1) + 1024 * length)
         for a in range(t[T_NATTACH]):
             o = T_ATTACH + A_FIELDS * a
             if t[o] != kind or not t[o + 5] <= length <= t[o + 6]:
                 continue
-            width = t[o + 1]
+            width, step = t[o + 1], t[o + 2]
             held = _at_least(bits, width) >> shift
-            if held == 0 or (not t[o + 8] and not _has_run(held & (t[T_CHAIN_SLOTS] >> shift), length)):
+            if held == 0 or (not t[o + 8] and not _has_run(held & (t[T_CHAIN_SLOTS] >> shift), length, step)):
                 continue
             c, pool, caps = _split_scratch(bits, sc)
             for s in range(above + 1, 15):
@@ -444,7 +447,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
                 k, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < length:
                     k += 1
-                    r += 1
+                    r += step
                 if k == length:
                     n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
         if _at_least(bits, 4):
