@@ -15,8 +15,9 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[dev,notebooks,peers,env]'
-	# douzero declares torch (a multi-GB CUDA build); its env modules need only numpy
+	$(BIN)/pip install -q $(if $(CONSTRAINTS),-c $(CONSTRAINTS)) -e '.[dev,notebooks,peers,env,douzero]'
+	# torch comes from the douzero extra (pinned: the CPU build of 2.13.0 on this project's machines);
+	# douzero itself without its declared dependencies (an unpinned torch would pull a CUDA build)
 	$(BIN)/pip install -q --no-deps douzero==1.1.0
 	touch $(STAMP)
 
@@ -31,22 +32,23 @@ report-full: setup
 lint: setup
 	$(BIN)/ruff check ddzlab tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 test: setup lint
 	@test -x $(CHROMIUM) || echo "NOTE: no Chromium at $(CHROMIUM): the browser test will fail; run 'make browser' (apt-get install -y chromium, as root)"
 	# the peers (douzero, rlcard) are installed by setup: a missing one fails the run, never skips
 	DDZLAB_REQUIRE_PEERS=1 DDZLAB_SCALE=test DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest $(ARGS)
 
-# the Chromium that tests/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
+# the Chromium that tests/frontends/test_widgets_browser.py drives (Debian/Ubuntu package; never `playwright install`)
 browser:
 	@test -x $(CHROMIUM) || { apt-get update && apt-get install -y chromium; } || \
 	  { echo "could not install Chromium: run 'sudo apt-get install -y chromium'"; exit 1; }
 
 # figures/00_hand_inspector.png: the browser test at report scale (needs Chromium)
 screenshot: setup browser
-	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/test_widgets_browser.py
+	DDZLAB_SCALE=quick DDZLAB_CHROMIUM=$(CHROMIUM) MPLBACKEND=Agg $(BIN)/python -m pytest -q tests/frontends/test_widgets_browser.py
 
-# mutation testing (issue 22): `make mutation MODULE=records` mutates one module (a key of
+# mutation testing: `make mutation MODULE=records` mutates one module (a key of
 # SELECTION in tests/mutation.py) against only the tests that exercise it, niced, one child,
 # resumable (state in .mutation/MODULE/); prints the counts and the score. Not in CI.
 # Scores and the equivalent survivors: tests/MUTATION.md

@@ -1,6 +1,6 @@
 """Shared helpers for the benchmark scripts (fair timing, seeded hands, table printing).
 
-Fairness rules every script follows (issue 7, part 5):
+Fairness rules every script follows:
 
 * every engine runs through its public entry point, in this process, on the same inputs;
 * results are treated the same way by every engine: dropped as soon as they are made (the

@@ -2,7 +2,7 @@
 on (`ismcts_weights`, `ismcts_weights_prior`) and of notebook 09's next candidates (the same
 with a progressive bias or widening, `09_prior_dev`), against their budget.
 
-Issue 23 asks for at most one second of CPU a move on a 2-core machine. The stored games of
+The budget is at most one second of CPU a move on a 2-core machine. The stored games of
 `05_strongest` time each move by the wall clock on a machine shared with other jobs, which
 overstates the agent's own cost; here every `play` call of the search agent is timed with
 `time.process_time` (this process's CPU time: the agent's search, nothing else runs in the

@@ -1,4 +1,4 @@
-"""The wildcard rule set's move generation against the standard rules' (issue 8, speed).
+"""The wildcard rule set's move generation against the standard rules' (speed).
 
 Targets: leading moves of random 21-card wildcard hands at most 3x the time per hand of
 standard 20-card hands; `min_plays` on 21-card wildcard hands median <= 10 ms (random hands,

@@ -55,6 +55,7 @@ from .errors import DdzError
 from .parallel import run_chunks
 from .records import RecordWriter, check_record_run, game_record, play_recorded
 from .rules import STANDARD, Rules, get_rules
+from .stats import wilson
 
 Z95 = 1.959963984540054
 GAME_COLUMNS = ["deal", "a_landlord", "landlord_won", "a_won", "bombs", "a_points", "moves"]
@@ -423,19 +424,6 @@ def _results_sink(path: Union[str, Path, None], meta: dict, columns: Sequence[st
     return rows, sink
 
 
-def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (well-behaved at 0% and 100%)."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if wins == 0 else max(0.0, centre - half)     # exact at the ends
-    hi = 1.0 if wins == n else min(1.0, centre + half)
-    return (lo, hi)
-
-
 def mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
     """Mean and normal-approximation interval (mean ± z·sd/√n)."""
     n = len(values)
@@ -449,7 +437,7 @@ def mean_ci(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
 
 
 def paired_wilson(shares: np.ndarray, games: Optional[int] = None,
-                  z: float = Z95) -> tuple[float, float, float]:
+                  alpha: float = 0.05) -> tuple[float, float, float]:
     """Win share and interval from per-deal shares (each deal's two games form a pair).
 
     The Wilson interval at the effective sample size ``p(1-p) / Var(p̂)``, with ``Var(p̂)``
@@ -475,7 +463,7 @@ def paired_wilson(shares: np.ndarray, games: Optional[int] = None,
         if var == 0:
             return (p, p, p)
         n_eff = p * (1 - p) / var
-    lo, hi = wilson(p * n_eff, n_eff, z)
+    lo, hi = wilson(p * n_eff, n_eff, alpha)
     return (p, lo, hi)
 
 
@@ -764,7 +752,7 @@ def tournament(agents: Union[Sequence[AgentSpec], dict[str, AgentSpec]],
     return tournament_table(games)
 
 
-__all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "seat_agents", "game_seed", "wilson", "mean_ci",
+__all__ = ["duel", "duel_games", "DuelResultsError", "summarize", "play_deal", "seat_agents", "game_seed", "mean_ci",
            "GAME_COLUMNS", "SUMMARY_COLUMNS", "ROWS",
            "tournament", "tournament_games", "tournament_table", "seconds_per_move", "paired_wilson", "ArenaError",
            "ResultsFileError", "TournamentResultsError", "TIME_COLUMNS", "ROLES", "TOURNAMENT_COLUMNS",

@@ -6,6 +6,8 @@
                 [--record FILE]
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
                       [--results FILE] [--out table.csv] [--record FILE]
+    ddzlab evaluate A B [--protocol douzero] [--deals 10000 | --deal-file PATH] [--seed S] [--jobs J]
+                    [--name NAME] [--limit N]
     ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
                           [--into LABEL | --publish]
     ddzlab experiment status [NAME]
@@ -285,6 +287,33 @@ def cmd_duel(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     return 0
 
 
+def cmd_evaluate(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """A against B under one of the field's protocols, stored as an experiment (resumable)."""
+    import pandas as pd
+
+    from .agents.base import make_agent
+    from .experiments.protocols import evaluate
+    for spec in (args.a, args.b):
+        make_agent(spec, seed=0)         # a bad spec fails here, not in a worker
+    deals = args.deal_file if args.deal_file else args.deals
+    try:
+        df = evaluate(args.a, args.b, protocol=args.protocol, deals=deals, seed=args.seed, name=args.name,
+                      n_jobs=args.jobs, progress=not args.quiet, limit=args.limit)
+    except (KeyboardInterrupt, WorkerError) as e:
+        what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"error: {e}"
+        print(f"\nddzlab evaluate: {what}; the finished games are stored: rerun the same command to resume",
+              file=sys.stderr)
+        return 130 if isinstance(e, KeyboardInterrupt) else 2
+    print(f"{args.a} (A) vs {args.b} (B), protocol {args.protocol}: {int(df.loc['combined', 'deals']):,} deals x 2 "
+          "(both role assignments on the same deals). WP and ADP (DouZero's points: 2 x 2^bombs a game) "
+          "[95% CI; combined: paired by deal]:", file=out)
+    with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
+        print(df.to_string(), file=out)
+    print(f"stored as experiment {df.attrs['experiment']} in {df.attrs['store']} (rerun to resume; "
+          "load_games reads it)", file=out)
+    return 0
+
+
 def _writable(path: str, option: str) -> None:
     """Refuse, before a long run, an output file that cannot be written when it ends."""
     target = Path(path)
@@ -529,6 +558,24 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write every game (moves, evaluations) to this game record (JSON lines; "
                          "appended to when resuming with --results); a record of another run is refused")
     sd.set_defaults(func=cmd_duel)
+
+    sv = sub.add_parser("evaluate", help="A vs B under a published protocol (douzero), stored as an experiment")
+    sv.add_argument("a")
+    sv.add_argument("b")
+    sv.add_argument("--protocol", choices=("douzero",), default="douzero",
+                    help="douzero: both role assignments on the same deals, DouZero's WP and ADP (default)")
+    sv.add_argument("--deals", type=_positive_int, default=10_000,
+                    help="number of deals generated from --seed (default 10,000)")
+    sv.add_argument("--deal-file", default=None,
+                    help="read deals from this file instead: a ddzlab deal file, or DouZero's eval_data.pkl "
+                         "(read without unpickling anything but card lists)")
+    sv.add_argument("--limit", type=_positive_int, default=None, help="play only the first N deals of the set")
+    sv.add_argument("--seed", type=_seed, default=0)
+    sv.add_argument("--jobs", type=_positive_int, default=1, help="parallel workers (joblib)")
+    sv.add_argument("--name", default=None,
+                    help="the run's name in data/experiments-user/ (default: eval-PROTOCOL-<checksum of the command>)")
+    sv.add_argument("--quiet", action="store_true", help="no progress bar")
+    sv.set_defaults(func=cmd_evaluate)
 
     sn = sub.add_parser("tournament", help="round robin of agents on the same deals, sides swapped")
     sn.add_argument("agents", nargs="+", metavar="AGENT", help="two or more agent specs")

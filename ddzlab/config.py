@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 
@@ -60,10 +60,11 @@ def scaled(test: T, quick: T, full: T) -> T:
     factor = scale_factor() if s == "quick" else 1.0
     if factor == 1.0 or isinstance(quick, bool) or not isinstance(quick, (int, float)):
         return {"test": test, "quick": quick, "full": full}[s]
-    value = quick * factor
-    if isinstance(full, (int, float)) and not isinstance(full, bool) and full >= quick:
-        value = min(value, full)
-    return type(quick)(round(value)) if isinstance(quick, int) else value
+    q = float(quick)
+    value = q * factor
+    if isinstance(full, (int, float)) and not isinstance(full, bool) and q <= full < value:
+        value = full
+    return cast(T, int(round(value)) if isinstance(quick, int) else value)
 
 
 #: set to read the user runs of the stored experiments instead of the published stores

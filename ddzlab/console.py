@@ -1,8 +1,7 @@
 """The ``ddzlab`` console script: `ddzlab.cli.main`, imported inside a guard.
 
 Importing the command line (argparse, the package's modules) takes a noticeable fraction
-of a second; a Ctrl-C in that time used to print a Python traceback (issue 22, item 8).
-Here it prints one line and exits with 130, like a Ctrl-C later in the run. (Python's
+of a second; a Ctrl-C in that time would print a Python traceback. Here it prints one line and exits with 130, like a Ctrl-C later in the run. (Python's
 own start-up and this small module's import remain unguarded: a few milliseconds.)
 """
 from __future__ import annotations

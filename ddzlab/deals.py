@@ -217,15 +217,41 @@ def parse_deals(text: str, rules: Union[Rules, str, None] = None, players: Optio
     return deals
 
 
+def douzero_deals(path: Union[str, Path], rules: Union[Rules, str, None] = None) -> list[Deal]:
+    """The deals of a DouZero evaluation file (``eval_data.pkl``), read by the restricted
+    reader `ddzlab.evaldata.read_douzero_file` (no object in the file is ever built unless
+    it is a list of card codes). Seat 0 is DouZero's landlord, holding its 20 cards less the
+    three kitty cards, which form the kitty; seat 1 is landlord_down, seat 2 landlord_up."""
+    from .evaldata import CODES, read_douzero_file
+    use = get_rules(rules) if rules is not None else STANDARD
+    if use.name != "standard":
+        raise DealFileError(f"{path}: DouZero's deal files hold standard deals, not {use.name!r} ones")
+    rank = {code: r for r, code in enumerate(CODES)}
+
+    def bits(codes: list[int]) -> int:
+        return Hand.from_ranks(rank[c] for c in codes).bits
+
+    out = []
+    for rec in read_douzero_file(path):
+        kitty = bits(rec["three_landlord_cards"])
+        deal = Deal((bits(rec["landlord"]) - kitty, bits(rec["landlord_down"]), bits(rec["landlord_up"])), kitty)
+        deal.validate(use)
+        out.append(deal)
+    return out
+
+
 def read_deals(path: Union[str, Path], rules: Union[Rules, str, None] = None,
                players: Optional[int] = None) -> list[Deal]:
     """Read and validate a deal file; a bad line raises `DealFileError` naming its number.
 
-    A bare name such as ``"standard_1000"`` is looked up in `DEALS_DIR`.
+    A bare name such as ``"standard_1000"`` is looked up in `DEALS_DIR`. A file ending in
+    ``.pkl`` is read as DouZero's evaluation deals (`douzero_deals`).
     """
     path = Path(path)
     if not path.exists() and not path.suffix and (DEALS_DIR / f"{path}.txt").exists():
         path = DEALS_DIR / f"{path}.txt"
+    if path.suffix == ".pkl":
+        return douzero_deals(path, rules)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
@@ -239,4 +265,4 @@ def read_deals(path: Union[str, Path], rules: Union[Rules, str, None] = None,
 
 
 __all__ = ["Deal", "SeedLike", "as_rng", "deal_cards", "generate_deals", "swap_flower", "write_deals",
-           "parse_deals", "read_deals"]
+           "parse_deals", "read_deals", "douzero_deals"]

@@ -328,7 +328,7 @@ class NoisyOracleGuesser:
     left in each holder (its hidden count less its kept cards), exactly as `UniformGuesser`
     deals. The guess therefore respects every public fact: each holder's count, the cards
     played, the kitty. Its expected accuracy is ``q`` plus what the uniform deal of the
-    rest gets right by chance (tests/test_determinize.py checks the realised accuracy
+    rest gets right by chance (tests/search/test_determinize.py checks the realised accuracy
     against an independent simulation of this definition). ``q = 0`` is the uniform
     guesser; ``q = 1`` is the true deal.
     """

@@ -166,7 +166,7 @@ class Game:
         self.players = players
         self.gen = generator(rules)
         if seed is None and deal is not None:
-            seed = [*deal.hands, deal.kitty]          # reproducible redeals from the deal itself
+            seed = np.random.SeedSequence([*deal.hands, deal.kitty])   # reproducible redeals from the deal itself
         self._rng = as_rng(seed)
         if deal is None:
             deal = deal_cards(rules, self._rng, players)
@@ -233,7 +233,7 @@ class Game:
             self.to_act = 0
             self.bid = 1
         else:
-            self._make_landlord(spec.fixed_landlord, 1)
+            self._make_landlord(spec.fixed_landlord, 1)   # type: ignore[arg-type]  # fixed when not bidding
 
     def _make_landlord(self, seat: int, bid: int) -> None:
         self.landlord = seat
@@ -315,7 +315,7 @@ class Game:
     def _legal_list(self) -> list[Move]:
         legal = self._legal
         if legal is None:
-            bits = self.hands[self.to_act]
+            bits = self.hands[self.to_act]  # type: ignore[index]  # a seat during play
             if self.last_move is None:
                 legal = self.gen.leading(bits)
             else:
@@ -337,7 +337,7 @@ class Game:
             raise OutOfTurnError(f"cannot {verb} during {self.phase.name.lower()}")
         if seat is not None and seat != self.to_act:
             raise OutOfTurnError(f"seat {seat} cannot {verb} now: it is seat {self.to_act}'s turn")
-        return self.to_act
+        return self.to_act  # type: ignore[return-value]  # a seat in bidding and play
 
     def apply(self, action: Action, seat: Optional[int] = None) -> None:
         """Apply a bid (int, during bidding) or a move (anything else)."""
@@ -395,7 +395,7 @@ class Game:
     def push(self, move: Move) -> None:
         """The seat to act plays ``move``, which must be one of `legal_moves` -- unchecked:
         the fast path for searches that only ever pick listed moves (`play` checks)."""
-        self._push(self.to_act, move)
+        self._push(self.to_act, move)  # type: ignore[arg-type]  # a seat during play
 
     def _push(self, s: int, move: Move) -> None:
         """Apply ``move`` by seat ``s`` (the seat to act) without checking it."""
@@ -464,6 +464,7 @@ class Game:
             raise IllegalCombinationError(f"{format_bits(cards)} is not a combination of the "
                                           f"{self.rules.name} rules")
         last = self.last_move
+        assert last is not None             # a pass was resolved above, so this is a follow
         raise IllegalMoveError(
             f"{format_bits(cards)} ({detected.kind.label}) does not beat {last} "
             f"({last.kind.label}, played by seat {self.last_seat}): play a higher "

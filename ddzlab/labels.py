@@ -83,7 +83,7 @@ _CORES: dict[str, Any] = {}
 
 def weights_as_landlord(deal: Deal) -> tuple[bool, int]:
     """`play_as_landlord` with ``weights`` in every seat, on the compiled core (same result:
-    the agent is deterministic; tests/test_weights_compiled.py compares them)."""
+    the agent is deterministic; tests/agents/test_weights_compiled.py compares them)."""
     core = _CORES.get("weights")
     if core is None:
         from .agents.weights_compiled import WeightsCore

@@ -5,7 +5,7 @@ depend on where they run; `run_chunks` runs them in this process, through joblib
 processes, or on a dask.distributed cluster (the current ``Client``, or a local one it
 starts and closes), yielding each chunk's result as it finishes.
 
-Faults (issue 22) end a run with `WorkerError`, a `DdzError`, instead of a traceback or a
+Faults end a run with `WorkerError`, a `DdzError`, instead of a traceback or a
 hang; the chunks already yielded are kept by the caller (a results file), so rerunning
 resumes without losing or repeating one:
 

@@ -260,7 +260,7 @@ EVAL_OPPONENTS = ("greedy", "rulev1", "weights", "split_random")
 PRIOR_LABEL = "prior"
 #: the effect that matters (0.03 WP, `ddzlab.stats.EFFECT_WP`) and, before the study, the SD
 #: of per-deal WP differences between a 10,000-game table and the prior against greedy
-#: (issue 18: −0.078 [−0.093, −0.062] over 1,000 deals gives SD ≈ 0.25)
+#: (a pilot's −0.078 [−0.093, −0.062] over 1,000 deals gives SD ≈ 0.25)
 PILOT_SD = 0.25
 
 

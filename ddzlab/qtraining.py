@@ -40,7 +40,7 @@ from .agents.greedy import GreedyAgent
 from .agents.qlearning import (ALPHA, EPSILON, GAMMA, REWARDS, RULES, TIES, Decision, Learner,
                                QTables, SparseTables, choose, decide)
 from .agents.qlearning.tables import load_file
-from .arena import wilson
+from .stats import wilson
 from .deals import Deal, deal_cards, generate_deals
 from .errors import ModelFileError
 from .game import Game, Phase

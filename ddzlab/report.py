@@ -28,7 +28,7 @@ Each notebook run leaves its part (question, conclusion, figures, numbers) in
 At ``quick`` scale — the scale the README quotes — it also merges the run's numbers into
 the committed ``data/results.json`` and rewrites from that file the README's generated
 block (between `README_BEGIN` and `README_END`: the headline numbers) and `RESULTS_PAGE`
-(every number, every committed figure); ``tests/test_report.py`` checks that both agree
+(every number, every committed figure); ``tests/frontends/test_report.py`` checks that both agree
 with the results file, so they cannot drift from the notebooks'. Committed values are
 rounded to `SIGNIFICANT` digits, so that installs whose libraries differ in the last bits of
 a float still write the same file. Full-scale and scaled runs (``--full``, ``--factor``)
@@ -80,8 +80,9 @@ class ReportError(RuntimeError):
     """A notebook of the report failed (or none matched the selection)."""
 
 
-class RecordError(DdzError):
-    """A key number that cannot be recorded (bad key, value or format)."""
+class KeyNumberError(DdzError):
+    """A key number that cannot be recorded (bad key, value or format); a ValueError.
+    (A malformed game record file is `ddzlab.records.RecordError`.)"""
 
 
 # --------------------------------------------------------------------------- in notebooks
@@ -100,9 +101,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, numbers.Real):
         value = float(value)
         if not math.isfinite(value):
-            raise RecordError(f"cannot record a non-finite number ({value})")
+            raise KeyNumberError(f"cannot record a non-finite number ({value})")
         return value
-    raise RecordError(f"a key number must be a number, bool or string, not {type(value).__name__}")
+    raise KeyNumberError(f"a key number must be a number, bool or string, not {type(value).__name__}")
 
 
 def format_value(value: Any, fmt: Optional[str] = None) -> str:
@@ -144,16 +145,16 @@ def record(key: str, value: Any, text: str, fmt: Optional[str] = None, machine: 
     ``machine=True`` marks a wall-clock number: shown in the report, kept out of the
     committed results file and the README (it changes run to run). ``headline=True`` marks
     one of the notebook's answers, quoted in the README.
-    Raises `RecordError` on a bad key, value, text or format."""
+    Raises `KeyNumberError` on a bad key, value, text or format."""
     if not isinstance(key, str) or not KEY_PATTERN.match(key):
-        raise RecordError(f"key {key!r} must be lower_snake_case (letters, digits, _)")
+        raise KeyNumberError(f"key {key!r} must be lower_snake_case (letters, digits, _)")
     if not isinstance(text, str) or not text.strip():
-        raise RecordError(f"key {key!r} needs a description of what the number is")
+        raise KeyNumberError(f"key {key!r} needs a description of what the number is")
     plain = rounded(_plain(value))
     try:
         shown = format_value(plain, fmt)
     except (ValueError, TypeError) as e:
-        raise RecordError(f"format {fmt!r} does not fit {key}={plain!r}: {e}") from None
+        raise KeyNumberError(f"format {fmt!r} does not fit {key}={plain!r}: {e}") from None
     entry = {"value": plain, "text": text.strip(), "fmt": fmt, "shown": shown}
     if machine:
         entry["machine"] = True
@@ -169,7 +170,7 @@ def caption(figure: str, text: str, machine: bool = False) -> str:
     the git-ignored `report/machine/`) its caption in the report; returns the caption."""
     name = Path(figure).name
     if not text.strip():
-        raise RecordError(f"figure {name} needs a caption")
+        raise KeyNumberError(f"figure {name} needs a caption")
     _state["figures"] = [f for f in _state["figures"] if f["file"] != name]
     _state["figures"].append({"file": name, "caption": text.strip(), "machine": bool(machine)})
     _flush()
@@ -591,6 +592,6 @@ def write_html(collected: dict, path: Path, root: Path = ROOT, figures: Optional
 
 __all__ = ["record", "caption", "md", "conclusion", "recorded", "format_value", "run_report",
            "find_notebooks", "collect", "write_html", "merge_results", "readme_block", "update_readme",
-           "readme_numbers", "ReportError", "RecordError", "NOTEBOOK_PATTERN", "RESULTS_FILE",
+           "readme_numbers", "ReportError", "KeyNumberError", "NOTEBOOK_PATTERN", "RESULTS_FILE",
            "RESULTS_PAGE", "results_page", "write_results_page", "publish_results", "headlines", "rounded",
            "README_BEGIN", "README_END"]

@@ -1,7 +1,7 @@
 """The statistics every study uses: intervals, paired comparisons, power, Holm, Bradley–Terry.
 
 Built on scipy.stats (t and normal quantiles, t-tests) and statsmodels (power of the
-t-test, multiple-comparison corrections); ``tests/test_stats.py`` checks every function
+t-test, multiple-comparison corrections); ``tests/stats/test_stats.py`` checks every function
 against those libraries and against cases worked by hand.
 
 * `wilson` — Wilson score interval of a proportion (a single WP over independent games).
@@ -15,6 +15,9 @@ against those libraries and against cases worked by hand.
   80% power, and the deals needed for a given difference, from the SD of the per-deal
   differences (statsmodels' power of the one-sample t-test).
 * `holm` — Holm's step-down adjusted p-values for a family of tests.
+* `verdict` / `row_verdict` — the one wording of a paired difference's result in every
+  notebook (estimate, interval, Holm p, and what a null could have detected);
+  `target_verdict` — whether a WP clears a target (met, on the point estimate only, missed).
 * `bradley_terry` — ratings from a tournament, ``P(i beats j) = 1 / (1 + exp(r_j - r_i))``,
   with percentile intervals and each agent's probability of each rank from a bootstrap over
   deals (a whole deal, every pair's games on it, is resampled together).
@@ -31,7 +34,8 @@ Game rows are those of a stored experiment (`ddzlab.experiments`): columns ``con
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence, Union
+import numbers
+from typing import Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -234,6 +238,72 @@ def _paired_row(metric: str, d: np.ndarray, alpha: float, power: float, null: fl
     return (metric, m, m - half, m + half, se, sd, n, tstat, p, mde(sd, n, alpha, power))
 
 
+# -- wording -----------------------------------------------------------------------------
+def interval_text(estimate: float, lo: float, hi: float) -> str:
+    """``+0.012 [-0.010, +0.034]``: a difference and its interval, signed, three decimals."""
+    return f"{estimate:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+
+def verdict(estimate: float, lo: float, hi: float, p_holm: float, alpha: float = 0.05,
+            mde: Optional[float] = None) -> str:
+    """The one wording of a paired difference's result, for every notebook.
+
+    ``+0.052 [+0.020, +0.084], Holm p = 0.0012: significantly higher`` when the Holm-adjusted
+    p is below ``alpha`` (``lower`` for a negative estimate), else ``+0.012 [-0.010, +0.034],
+    Holm p = 0.31: no significant difference``, followed, when ``mde`` is given, by what the
+    test could have detected (``(it could detect ±0.045)``): a null is never read as "equal".
+    For a family of one test the Holm p is the p-value itself.
+
+    Raises `StatsError` on an estimate outside its interval, a p outside [0, 1], an ``alpha``
+    outside (0, 1), a negative ``mde``, or a significant result with an estimate of zero."""
+    values = {"estimate": estimate, "lo": lo, "hi": hi, "p_holm": p_holm}
+    bad = [k for k, v in values.items() if not isinstance(v, numbers.Real) or not math.isfinite(v)]
+    if bad:
+        raise StatsError(f"verdict needs finite numbers, got {', '.join(f'{k}={values[k]!r}' for k in bad)}")
+    if not lo <= estimate <= hi:
+        raise StatsError(f"the estimate {estimate} lies outside its interval [{lo}, {hi}]")
+    if not 0 <= p_holm <= 1:
+        raise StatsError(f"p_holm is a p-value in [0, 1], got {p_holm}")
+    if not 0 < alpha < 1:
+        raise StatsError(f"alpha must be between 0 and 1, got {alpha}")
+    if mde is not None and (not isinstance(mde, numbers.Real) or not mde >= 0):
+        raise StatsError(f"mde is a non-negative difference, got {mde!r}")
+    head = f"{interval_text(estimate, lo, hi)}, Holm p = {p_holm:.2g}"
+    if p_holm < alpha:
+        if estimate == 0:
+            raise StatsError(f"a significant difference (Holm p = {p_holm}) with an estimate of 0")
+        return f"{head}: significantly {'higher' if estimate > 0 else 'lower'}"
+    power = "" if mde is None else f" (it could detect ±{mde:.3f})"
+    return f"{head}: no significant difference{power}"
+
+
+def row_verdict(row: Mapping, estimate: str = "ΔWP", alpha: float = 0.05) -> str:
+    """`verdict` of a row of a study's table: the difference in column ``estimate``, its
+    interval in ``lo`` and ``hi``, the Holm-adjusted p in ``p (Holm)`` and, when the row has
+    it, the detectable effect in ``MDE``. Raises `StatsError` naming a missing column."""
+    need = [estimate, "lo", "hi", "p (Holm)"]
+    missing = [c for c in need if c not in row]
+    if missing:
+        raise StatsError(f"a verdict needs the columns {need}; the row has no {missing}")
+    mde_value = row["MDE"] if "MDE" in row else None
+    return verdict(float(row[estimate]), float(row["lo"]), float(row["hi"]), float(row["p (Holm)"]), alpha,
+                   None if mde_value is None else float(mde_value))
+
+
+#: what `target_verdict` says of a WP against a target
+TARGET_WORDS = ("met", "met on the point estimate only", "missed")
+
+
+def target_verdict(wp: float, lo: float, target: float) -> str:
+    """Whether a WP reaches a target: ``met`` when the lower end ``lo`` of its interval does,
+    ``met on the point estimate only`` when only ``wp`` does, else ``missed``."""
+    if not all(isinstance(v, numbers.Real) and math.isfinite(v) for v in (wp, lo, target)):
+        raise StatsError(f"target_verdict needs finite numbers, got wp={wp!r}, lo={lo!r}, target={target!r}")
+    if lo > wp:
+        raise StatsError(f"the lower end {lo} of the interval lies above the WP {wp}")
+    return TARGET_WORDS[0] if lo >= target else TARGET_WORDS[1] if wp >= target else TARGET_WORDS[2]
+
+
 # -- Bradley–Terry -----------------------------------------------------------------------
 def win_counts(games: pd.DataFrame, agents: Optional[Sequence[str]] = None) -> tuple[list[str], np.ndarray]:
     """(agents, W) with ``W[d, i, j]`` = games agent i won against agent j on deal index d
@@ -342,7 +412,7 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
     ranks = np.empty_like(order)
     ranks[np.arange(n_boot)[:, None], order] = np.arange(1, k + 1)
     # order statistics, not interpolated: between two infinite ratings an interpolation is NaN
-    q = np.full((2, k), np.nan)
+    q: tuple[np.ndarray, np.ndarray] = (np.full(k, np.nan), np.full(k, np.nan))
     if n_boot:
         q = (np.quantile(boot, alpha / 2, axis=0, method="lower"),
              np.quantile(boot, 1 - alpha / 2, axis=0, method="higher"))
@@ -358,4 +428,5 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
 
 
 __all__ = ["wilson", "t_interval", "mde", "n_needed", "holm", "both_sides", "per_deal", "paired_diff", "head_to_head",
-           "win_counts", "bt_fit", "bradley_terry", "StatsError", "EFFECT_WP", "METRICS", "PAIRED_COLUMNS"]
+           "win_counts", "bt_fit", "bradley_terry", "StatsError", "interval_text", "verdict", "row_verdict",
+           "target_verdict", "TARGET_WORDS", "EFFECT_WP", "METRICS", "PAIRED_COLUMNS"]

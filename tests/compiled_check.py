@@ -1,6 +1,6 @@
 """The compiled search core against its Python references, position by position.
 
-Used by tests/test_compiled.py at a CI size and, at full size (100,000 positions per rule
+Used by tests/search/test_compiled.py at a CI size and, at full size (100,000 positions per rule
 set), as a script::
 
     python tests/compiled_check.py [--positions 100000] [--rules standard mini] [--seed 0]

@@ -1,4 +1,4 @@
-"""Mutation score of one module: `make mutation MODULE=records` (issue 22; tests/MUTATION.md).
+"""Mutation score of one module: `make mutation MODULE=records` (tests/MUTATION.md).
 
 mutmut reads its settings from ./pyproject.toml only, and its first pass runs every selected
 test, so a run over the whole package against the whole suite takes hours on two cores.
@@ -43,36 +43,36 @@ from ddzlab.stats import wilson  # noqa: E402  (the interval the project uses ev
 #: module (path under ddzlab/, no .py) -> the test files that exercise it (pytest arguments)
 SELECTION: dict[str, list[str]] = {
     # (the parallel duel, 15 of its 28 s, is left out: loky workers per mutant)
-    "records": ["tests/test_records.py", "tests/test_records_definitions.py",
-                "--deselect", "tests/test_records.py::test_parallel_duel_writes_the_same_record"],
-    "arena": ["tests/test_arena.py", "tests/test_tournament.py", "tests/test_arena_definitions.py"],
-    "determinize": ["tests/test_determinize.py", "tests/test_guessers.py", "tests/test_determinize_definitions.py"],
-    "stats": ["tests/test_stats.py", "tests/test_definitions.py", "tests/test_stats_definitions.py"],
-    "agents/greedy": ["tests/test_agent_greedy.py"],
-    "agents/smallest": ["tests/test_agent_greedy.py"],
-    "agents/split_lead": ["tests/test_studies.py"],
-    "agents/random_agent": ["tests/test_agents.py"],
-    "agents/base": ["tests/test_agents.py", "tests/test_agents_definitions.py", "tests/test_determinize.py",
-                    "tests/test_guessers.py"],
-    "agents/threshold_bidder": ["tests/test_bidding_agents.py", "tests/test_threshold_bidder_definitions.py"],
-    "agents/rulev1": ["tests/test_agent_rulev1.py", "tests/test_rulev1_definitions.py"],
-    "agents/weights": ["tests/test_agent_weights.py", "tests/test_weights_definitions.py"],
-    "agents/mcts": ["tests/test_mcts.py", "tests/test_mcts_definitions.py", "tests/test_mcts_compiled_definitions.py"],
-    "agents/mcts_compiled": ["tests/test_mcts.py", "tests/test_compiled_guessing.py",
-                             "tests/test_mcts_compiled_definitions.py"],
-    "agents/weights_compiled": ["tests/test_weights_compiled.py", "tests/test_agent_weights.py"],
-    "agents/weights_train": ["tests/test_agent_weights.py", "tests/test_weights_train_definitions.py",
-                             "tests/test_cli.py::test_train_weights_never_overwrites_the_shipped_file_by_accident"],
-    "agents/bidder_train": ["tests/test_train_cli.py"],
+    "records": ["tests/arena/test_records.py", "tests/arena/test_records_definitions.py",
+                "--deselect", "tests/arena/test_records.py::test_parallel_duel_writes_the_same_record"],
+    "arena": ["tests/arena/test_arena.py", "tests/arena/test_tournament.py", "tests/arena/test_arena_definitions.py"],
+    "determinize": ["tests/search/test_determinize.py", "tests/search/test_guessers.py", "tests/search/test_determinize_definitions.py"],
+    "stats": ["tests/stats/test_stats.py", "tests/stats/test_stats_definitions.py"],
+    "agents/greedy": ["tests/agents/test_greedy.py"],
+    "agents/smallest": ["tests/agents/test_greedy.py"],
+    "agents/split_lead": ["tests/analysis/test_studies.py"],
+    "agents/random_agent": ["tests/agents/test_agents.py"],
+    "agents/base": ["tests/agents/test_agents.py", "tests/agents/test_agents_definitions.py", "tests/search/test_determinize.py",
+                    "tests/search/test_guessers.py"],
+    "agents/threshold_bidder": ["tests/agents/test_threshold_bidder.py", "tests/agents/test_threshold_bidder_definitions.py"],
+    "agents/rulev1": ["tests/agents/test_rulev1.py", "tests/agents/test_rulev1_definitions.py"],
+    "agents/weights": ["tests/agents/test_weights.py", "tests/agents/test_weights_definitions.py"],
+    "agents/mcts": ["tests/agents/test_mcts.py", "tests/agents/test_mcts_definitions.py", "tests/agents/test_mcts_compiled_definitions.py"],
+    "agents/mcts_compiled": ["tests/agents/test_mcts.py", "tests/search/test_compiled_guessing.py",
+                             "tests/agents/test_mcts_compiled_definitions.py"],
+    "agents/weights_compiled": ["tests/agents/test_weights_compiled.py", "tests/agents/test_weights.py"],
+    "agents/weights_train": ["tests/agents/test_weights.py", "tests/agents/test_weights_train_definitions.py",
+                             "tests/frontends/test_cli.py::test_train_weights_never_overwrites_the_shipped_file_by_accident"],
+    "agents/bidder_train": ["tests/agents/test_bidder_train.py"],
 }
 # the Q-learning package, one module at a time (the same tests exercise all four)
 for _part in ("__init__", "abstraction", "learning", "tables"):
-    SELECTION[f"agents/qlearning/{_part}"] = ["tests/test_qlearning.py", "tests/test_qtables.py",
-                                              "tests/test_definitions.py", "tests/test_qstudy.py",
-                                              "tests/test_qlearning_agent_definitions.py",
-                                              "tests/test_qlearning_learning_definitions.py",
-                                              "tests/test_qtables_definitions.py",
-                                              "tests/test_qlearning_abstraction_definitions.py"]
+    SELECTION[f"agents/qlearning/{_part}"] = ["tests/agents/qlearning/test_qlearning.py", "tests/agents/qlearning/test_qtables.py",
+                                              "tests/agents/qlearning/test_qstudy.py",
+                                              "tests/agents/qlearning/test_qlearning_agent_definitions.py",
+                                              "tests/agents/qlearning/test_qlearning_learning_definitions.py",
+                                              "tests/agents/qlearning/test_qtables_definitions.py",
+                                              "tests/agents/qlearning/test_qlearning_abstraction_definitions.py"]
 
 
 def config(module: str) -> str:

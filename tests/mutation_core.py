@@ -1,4 +1,4 @@
-"""Mutation score of the compiled core: `make mutation-core` (issue 22; tests/MUTATION.md).
+"""Mutation score of the compiled core: `make mutation-core` (tests/MUTATION.md).
 
 mutmut skips decorated functions, so it cannot mutate the numba kernels (``@njit``).
 cosmic-ray mutates a module's source whatever it holds; with ``NUMBA_DISABLE_JIT=1`` the
@@ -17,7 +17,7 @@ killed + survived (timeouts count as killed), for the sample and per module. The
 
     python tests/mutation_core.py [--sample 320] [--seed 2026] [--positions 1500]
 
-The default check is the suite's (tests/test_compiled.py: 1,500 positions, seed 3, standard
+The default check is the suite's (tests/search/test_compiled.py: 1,500 positions, seed 3, standard
 and mini rules), about half a CPU minute a mutant; ``--positions 300`` is a screen on the
 standard rules alone, several times cheaper but blind to much the suite sees (a lower bound).
 """
@@ -38,8 +38,8 @@ WORK = ROOT / ".mutation" / "core"
 MODULES = ["ddzlab/moves/compiled.py", "ddzlab/search/state.py", "ddzlab/search/policies.py",
            "ddzlab/search/power.py", "ddzlab/search/weights.py"]
 #: the compiled tests a mutant that passes the check must also pass (run with the JIT off)
-STAGE_TWO = ["tests/test_compiled.py", "tests/test_weights_compiled.py", "tests/test_compiled_guessing.py",
-             "tests/test_mcts.py"]
+STAGE_TWO = ["tests/search/test_compiled.py", "tests/agents/test_weights_compiled.py", "tests/search/test_compiled_guessing.py",
+             "tests/agents/test_mcts.py"]
 #: cosmic-ray operators of mutmut's kind (neighbour swaps, numbers, negations, empty loops)
 OPERATORS = {f"core/{name}" for name in (
     "ReplaceBinaryOperator_Add_Sub", "ReplaceBinaryOperator_Sub_Add", "ReplaceBinaryOperator_Mul_Div",

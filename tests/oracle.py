@@ -5,7 +5,7 @@ reference text as plain data (`RuleText`), a multiset of cards is classified by 
 definition in turn (`readings`), and the moves of a hand are found by brute force over its
 sub-multisets (`leading_moves`, `replies`). The only ddzlab imports are the rank numbering and
 packing of `ddzlab.cards` and the names of the kinds (`ddzlab.rules.Kind`), so the answers can be
-compared with ddzlab's. `test_oracle.py` cross-checks the chain limits typed here against the
+compared with ddzlab's. `tests/engine/test_oracle.py` cross-checks the chain limits typed here against the
 data in `ddzlab.rules` — that is the one place the two meet.
 
 Conventions (docs/rules.md#the-standard-game, kickers):
@@ -25,8 +25,8 @@ Conventions (docs/rules.md#the-standard-game, kickers):
 
 Extending to the wildcard rule set (docs/rules.md#other-rule-sets): `wild_readings` tries every rank a flower
 card may stand for and classifies the natural cards plus that rank with the same `readings`,
-tagging each reading with the ranks the wildcards took. What §7 changes beyond that goes in
-data: plane wings of distinct ranks (`Carry.distinct`), soft bombs below natural ones (`beats`).
+tagging each reading with the ranks the wildcards took. What else the wildcard rules change goes
+in data: plane wings of distinct ranks (`Carry.distinct`), soft bombs below natural ones (`beats`).
 `wild_leading` / `wild_replies` list the moves of a hand holding the flower card ``F`` as
 (cards paid, kind, rank, length): every reading of every rank ``F`` may stand for, each once.
 
@@ -73,7 +73,7 @@ class Carry:
     links: tuple[int, ...]
     kicker_width: int
     kickers: Callable[[int], int]
-    distinct: bool = False          # solo kickers of distinct ranks (§7: plane wings)
+    distinct: bool = False          # solo kickers of distinct ranks (wildcard rules: plane wings)
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,9 @@ ALL = tuple(range(N))
 THREE_TO_A = tuple(range(0, RA + 1))
 NINE_TO_A = tuple(range(R9, RA + 1))
 
-# §1: solo chain ≥5 (3..A, so at most 12), pair chain ≥3 pairs, trio chain ≥2; planes carry one
-# solo or one pair per trio; four carries two solos or two pairs.
+# the standard game (docs/rules.md#the-standard-game): solo chain ≥5 (3..A, so at most 12), pair
+# chain ≥3 pairs, trio chain ≥2; planes carry one solo or one pair per trio; four carries two
+# solos or two pairs.
 STANDARD = RuleText(
     "standard", ALL, THREE_TO_A,
     chains=(Chain(Kind.SOLO_CHAIN, 1, 1, 5, 12), Chain(Kind.PAIR_CHAIN, 2, 1, 3),
@@ -126,8 +127,9 @@ STANDARD = RuleText(
              Carry(Kind.PLANE_PAIR, 3, tuple(range(2, 13)), 2, _per_trio),
              Carry(Kind.FOUR_TWO_SOLO, 4, (1,), 1, _two), Carry(Kind.FOUR_TWO_PAIR, 4, (1,), 2, _two)))
 
-# §2: 9..2 + jokers; solo chains 5-6 (9-K, T-A, 9-A), pair chains 3-6 pairs, planes of 2-3 trios
-# with or without wings, two consecutive quads (航天飞机) alone or with 2 solos or 2 pairs.
+# mini (docs/rules.md#other-rule-sets): 9..2 + jokers; solo chains 5-6 (9-K, T-A, 9-A), pair
+# chains 3-6 pairs, planes of 2-3 trios with or without wings, two consecutive quads (航天飞机)
+# alone or with 2 solos or 2 pairs.
 MINI = RuleText(
     "mini", tuple(range(R9, N)), NINE_TO_A,
     chains=(Chain(Kind.SOLO_CHAIN, 1, 1, 5, 6), Chain(Kind.PAIR_CHAIN, 2, 1, 3, 6),
@@ -137,21 +139,21 @@ MINI = RuleText(
              Carry(Kind.FOUR_TWO_SOLO, 4, (1,), 1, _two), Carry(Kind.FOUR_TWO_PAIR, 4, (1,), 2, _two),
              Carry(Kind.QUAD_CHAIN_SOLO, 4, (2,), 1, _two), Carry(Kind.QUAD_CHAIN_PAIR, 4, (2,), 2, _two)))
 
-# §3: the 15 combos; gapped chains step 2 (3579J, 335577, 333555); no plane with wings;
-# longest solo chain 12 (3..A), gapped solo 6 (3579JK, 468TQA).
+# homework (docs/rules.md#other-rule-sets): the 15 combos; gapped chains step 2 (3579J, 335577,
+# 333555); no plane with wings; longest solo chain 12 (3..A), gapped solo 6 (3579JK, 468TQA).
 HOMEWORK = RuleText(
     "homework", ALL, THREE_TO_A,
     chains=STANDARD.chains + (Chain(Kind.GAP_SOLO_CHAIN, 1, 2, 5, 6), Chain(Kind.GAP_PAIR_CHAIN, 2, 2, 3),
                               Chain(Kind.GAP_TRIO_CHAIN, 3, 2, 2)),
     carries=tuple(c for c in STANDARD.carries if c.kind not in (Kind.PLANE_SOLO, Kind.PLANE_PAIR)))
 
-# §7: the standard combinations; a plane's solo wings are of different ranks. (Soft bombs and
-# the flower card itself are handled by `wild_leading` and `beats`.)
+# wildcard (docs/rules.md#other-rule-sets): the standard combinations; a plane's solo wings are of
+# different ranks. (Soft bombs and the flower card itself are handled by `wild_leading` and `beats`.)
 WILDCARD = RuleText(
     "wildcard", ALL, THREE_TO_A, chains=STANDARD.chains,
     carries=tuple(Carry(c.kind, c.width, c.links, c.kicker_width, c.kickers, c.kind == Kind.PLANE_SOLO)
                   for c in STANDARD.carries))
-#: §7: the flower card stands for any one rank 3..A; its packed slot (after the 15 ranks)
+#: wildcard: the flower card stands for any one rank 3..A; its packed slot (after the 15 ranks)
 FLOWER_STANDS_FOR = THREE_TO_A
 FLOWER = 1 << (4 * N)
 
@@ -219,7 +221,7 @@ def readings(c: tuple[int, ...], rt: RuleText) -> frozenset:
 
 def beats(a: Reading, b: Reading) -> bool:
     """docs/rules.md#the-standard-game "Following": the rocket beats everything; a bomb beats any non-bomb and
-    any lower bomb; otherwise same kind, same length, higher main rank. §7: a natural bomb
+    any lower bomb; otherwise same kind, same length, higher main rank. Wildcard: a natural bomb
     beats every soft bomb, a soft bomb any non-bomb and any lower soft bomb."""
     if a[0] == Kind.ROCKET:
         return b[0] != Kind.ROCKET

@@ -20,6 +20,10 @@ Agents from outside the package, by spec::
     make_agent("my_package.agents:MyAgent:depth=3")     # a class in an importable module
     make_agent("my_agent")                              # an entry point of group ddzlab.agents
 
+An agent whose factory names a ``spec_argument`` takes a bare first value as that option:
+``douzero:models/dz`` is ``douzero:folder=models/dz`` (`ddzlab.env.douzero_agent`, offered
+through the entry point: it lives above this layer).
+
 A spec is text, so parallel workers (joblib, dask) rebuild the agent by importing the file
 or module themselves: the arena sends workers `portable_spec` of each agent, never a class
 that only exists in this process.
@@ -222,6 +226,24 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     return name.strip().lower(), _options(rest, text)
 
 
+def _named_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """`parse_spec`, except that an agent whose factory names a ``spec_argument`` takes a
+    bare first value as that option: ``douzero:models/dz`` is ``douzero:folder=models/dz``
+    (a value holding ``=`` or ``,`` is written ``key=value``)."""
+    name, _, rest = text.partition(":")
+    first, _, others = rest.partition(",")
+    if first.strip() and "=" not in first:
+        try:
+            key = getattr(_factory(name.strip().lower()), "spec_argument", None)
+        except AgentError:
+            key = None                         # an unknown name: parse_spec's message first
+        if isinstance(key, str) and key:
+            opts = _options(others, text)
+            opts[key] = first.strip()
+            return name.strip().lower(), opts
+    return parse_spec(text)
+
+
 _FILE_MODULE_PREFIX = "ddzlab_user_agents_"
 
 
@@ -300,7 +322,7 @@ def make_agent(spec: AgentSpec, seed: Any = None, **kwargs: Any) -> Agent:
         if ref is not None:
             target, cls, opts = ref
             return _call(_load_class(target, cls), seed, {**opts, **kwargs}, f"{target}:{cls}")
-        name, opts = parse_spec(spec)
+        name, opts = _named_spec(spec)
         opts.update(kwargs)
         return _call(_factory(name), seed, opts, name)
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
@@ -448,7 +470,7 @@ def portable_spec(spec: AgentSpec) -> AgentSpec:
                 rest = spec.strip().partition(":")[2]
                 return f"{Path(target).expanduser().resolve()}:{rest}"
             return spec
-        name, opts = parse_spec(spec)
+        name, opts = _named_spec(spec)
         factory = _REGISTRY.get(name)
         module = getattr(factory, "__module__", "") or ""
         if factory is None or module == "ddzlab" or module.startswith("ddzlab."):

@@ -800,7 +800,7 @@ class ISMCTSAgent(_Search):
         return {m: (ch.visits, ch.reward) for m, ch in root.children.items()}
 
 
-#: the options of `ismcts_weights` (issue 23: the base of notebook 05's strongest search agent)
+#: the options of `ismcts_weights` (the base of notebook 05's strongest search agent)
 STRONG_OPTIONS = {"rollout": "weights", "iterations": 4000}
 
 

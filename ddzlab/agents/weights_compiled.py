@@ -3,7 +3,7 @@
 `WeightsAgent` plays at Python speed (about 0.2 ms a move in a game, a millisecond for a cold
 first move; benchmarks/bench_weights_compiled.py, bench_weights.py). `WeightsCore` runs the
 same play compiled (`ddzlab.search.weights`): the same hand power, rules, tie-breaks and
-float sums, move for move equal (tests/compiled_check.py, tests/test_weights_compiled.py).
+float sums, move for move equal (tests/compiled_check.py, tests/agents/test_weights_compiled.py).
 It is what the ``weights`` rollout of the MCTS agents (``ismcts:rollout=weights``) and the
 simulation labels of `ddzlab.labels` (``agent="weights"``) run on.
 

@@ -23,7 +23,7 @@ Heuristics (all admissible, i.e. never above the plays still needed):
     passed, 2s, jokers) need at least ``flat_plays(F) - slots(U) - quads(F)`` plays — see
     `Tables.frozen_bound` for the proof. At the end of the sweep it equals the exact cost.
 
-Limits (issue 22): natural hands finish on any size (0.3-3 s and under 2,000 expanded
+Limits: natural hands finish on any size (0.3-3 s and under 2,000 expanded
 states on 50-54 cards with the default heuristic; 173,000 with ``"zero"`` on 48 cards); a
 hand holding the flower card F costs far more per state (a few seconds and 15,000 states on
 50 cards, minutes and gigabytes on the whole 55-card deck), so such a hand of more than

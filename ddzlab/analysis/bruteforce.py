@@ -2,8 +2,8 @@
 
 They define what the fast searches must return, and the tests compare both on thousands
 of small hands. Only use them on small hands (about 12 cards, or structured hands of few
-sub-hands). Their memo holds every sub-hand (position) they reach, so they are bounded
-(issue 22): a hand of more than `BRUTE_MAX_SUBHANDS` sub-hands (the product of its rank
+sub-hands). Their memo holds every sub-hand (position) they reach, so they are bounded:
+a hand of more than `BRUTE_MAX_SUBHANDS` sub-hands (the product of its rank
 counts plus one), or endgame hands of more than `BRUTE_MAX_ENDGAME_CARDS` cards in all, is
 refused up front, and every search stops after `BRUTE_MAX_STATES` memoised states; both
 raise `SearchLimitError`.

@@ -13,7 +13,7 @@ have the same histogram share one entry — and it cuts every state whose admiss
 bound on the plays still needed (the A* "strong" heuristic) exceeds the budget. Flat plays
 are finished from the cached table "plays -> best reward" of the hand's histogram.
 
-Limits (issue 22): one search (one reading of F) stops with `SearchLimitError` after
+Limits: one search (one reading of F) stops with `SearchLimitError` after
 `MAX_SCORE_NODES` nodes (natural hands take at most 85,000 and about 10 s up to 54 cards);
 a hand holding the flower card F of more than `MAX_FLOWER_SCORE_CARDS` cards is refused up
 front (5-20 s at 45-50 cards, far more beyond).

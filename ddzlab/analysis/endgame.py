@@ -11,7 +11,7 @@ larger plays before smaller ones or (following) the lowest replies before bombs 
 and stops at the first winning play — so a won position usually costs one line, a lost
 one all replies. Plays come from ``ddzlab.moves``.
 
-Limits (issue 22): the positions grow exponentially with the cards (three random 8-card
+Limits: the positions grow exponentially with the cards (three random 8-card
 hands took from 100 to 285,000 nodes, 3 s), so a position of more than
 `MAX_ENDGAME_CARDS` cards in all is refused up front, and a search stops with
 `SearchLimitError` after ``max_nodes`` positions (default `MAX_ENDGAME_NODES`, about

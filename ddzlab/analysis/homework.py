@@ -21,7 +21,7 @@ that hold a card of the hand's lowest rank (the canonical variant): every split 
 one such play, so each split is generated once, in one order, and the answer is unchanged.
 Notebook 02 measures what each formulation costs.
 
-Both have budgets (issue 22): `homework_astar` gives up after ``max_expanded`` states
+Both have budgets: `homework_astar` gives up after ``max_expanded`` states
 (default `HOMEWORK_MAX_EXPANDED`), `homework_dfs` after ``max_nodes`` (default
 `HOMEWORK_MAX_NODES`), raising `BudgetExceeded`, a `SearchLimitError` (ValueError).
 

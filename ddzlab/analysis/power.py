@@ -15,7 +15,7 @@ Hints (penkzhou/DouDiZhu's recommendation) order the legal plays by the power of
 after them, best first; ties go to the play with less power of its own (keep strong
 cards), then to the lower rank.
 
-Limits (issue 22): the number of sub-hands grows about twofold per two cards (random hands:
+Limits: the number of sub-hands grows about twofold per two cards (random hands:
 0.2-0.5 s and 16,000-49,000 states on 32 cards, 1-2 s and 43,000-160,000 on 34, 7 s and
 270,000 on 36; structured hands more: 306,000 for nine bombs), so `hand_power` and `hints`
 refuse a hand of more than `MAX_POWER_CARDS` cards at once, and every search stops with

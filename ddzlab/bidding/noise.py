@@ -37,7 +37,7 @@ def swap_pairs(df: pd.DataFrame, ranks: Iterable[int] = LOW_RANKS,
     ranks = tuple(ranks)
     hands = as_hands(df)
     labels = df[label].to_numpy()
-    index = {}
+    index: dict[int, list[int]] = {}
     for i, h in enumerate(hands):
         index.setdefault(h.bits, []).append(i)
     rows = []

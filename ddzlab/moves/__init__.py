@@ -36,7 +36,7 @@ For the standard rules the leading set equals DouZero's (``MovesGener`` filtered
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Optional, Union
+from typing import Iterable, Optional, Union, cast
 
 from ..cards import F_BIT, GUARD_BITS, R2, RANK_CHARS, RB, Hand, as_hand, bits_size, format_bits, rank_of, unpack
 from ..errors import AmbiguousMoveError, CardError, IllegalCombinationError, RulesError
@@ -169,6 +169,7 @@ def detect(cards: Union[Hand, str, int], rules: Rules = STANDARD,
             if move.cards == bits:
                 return move
         return None
+    gen = cast(WildcardGenerator, gen)      # `hand_bits` refused F outside the wildcard rules
     found = gen.readings(bits)
     if reading is not None:
         read = bits - F_BIT + (1 << (4 * reading))

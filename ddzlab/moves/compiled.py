@@ -6,7 +6,7 @@ and a Python call costs microseconds where a compiled one costs nanoseconds. It 
 second opinion on the rules: the kernels read one table (`core_table`) built from the
 same `Rules` data that `MoveGenerator` reads (deck, units, chain specs, attachment specs,
 bomb kinds), implement the same kicker conventions (see `ddzlab.moves`), and the tests
-compare both lists move for move, order included (tests/test_compiled.py; at full size
+compare both lists move for move, order included (tests/search/test_compiled.py; at full size
 ``tests/compiled_check.py``). Chains read their step from the table, so the homework rules'
 gapped chains are generated like the others; the rule set with a flower card (``wildcard``)
 stays on the Python generator: `supports` says which.

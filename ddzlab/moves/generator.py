@@ -88,26 +88,28 @@ class MoveGenerator:
         self.rules = rules
         deck = unpack(rules.deck)
         self.deck_ranks = [r for r in range(N_RANKS) if deck[r]]
-        self.units = []
+        #: (kind, width, move by rank); a rank the deck holds fewer than ``width`` of has None,
+        #: typed away here: every lookup is guarded by a hand's count of that rank
+        self.units: list[tuple[Kind, int, list[Move]]] = []
         for kind in rules.units:
             width = KIND_SHAPE[kind][0]
-            table = [Move(kind, r, 1, width << (4 * r)) if deck[r] >= width else None
-                     for r in range(N_RANKS)]
+            table: list[Move] = [Move(kind, r, 1, width << (4 * r)) if deck[r] >= width else None  # type: ignore[misc]
+                                 for r in range(N_RANKS)]
             self.units.append((kind, width, table))
         self.rocket = (Move(Kind.ROCKET, RB, 1, (1 << (4 * RB)) | (1 << (4 * RR)))
                        if rules.rocket else None)
         self.is_chain_rank = [r in rules.chain_ranks for r in range(N_RANKS)]
         self.chains = []
         for spec in rules.chains:
-            table: dict[tuple[int, int], Move] = {}
+            chain_table: dict[tuple[int, int], Move] = {}
             for s in rules.chain_ranks:
                 for n in range(1, spec.max_len + 1):
                     ranks = [s + i * spec.step for i in range(n)]
                     if not all(r in rules.chain_ranks for r in ranks):
                         break
                     if n >= spec.min_len:
-                        table[n, s] = Move(spec.kind, s, n, sum(spec.width << (4 * r) for r in ranks))
-            self.chains.append((spec, table))
+                        chain_table[n, s] = Move(spec.kind, s, n, sum(spec.width << (4 * r) for r in ranks))
+            self.chains.append((spec, chain_table))
         self.attachments = [(a, self._base_spec(a)) for a in rules.attachments]
         self.attach_cache: dict[tuple[Kind, int, int], dict[int, Move]] = {}
         self.pair_rows: dict[tuple[Kind, int, int], list] = {}
@@ -125,8 +127,9 @@ class MoveGenerator:
         #: per width 1..4: rank flags -> (moves without kickers, ranks), see `_lead_entry`
         self.lead_cache: list[dict[int, tuple[list[Move], tuple[int, ...]]]] = [{} for _ in range(5)]
         self.lead_dicts = tuple(self.lead_cache[1:])
-        self.unit_attach = []
-        self.chain_attach = []
+        #: (base width, kicker width, kickers per unit, rows by base rank (None: not built yet), spec)
+        self.unit_attach: list[tuple[int, int, int, list[Optional[list]], AttachSpec]] = []
+        self.chain_attach: list[tuple[AttachSpec, tuple[int, int, Optional[int]]]] = []
         for a, base in self.attachments:
             k = a.per_unit
             if a.base in (Kind.TRIO, Kind.BOMB) and k in (1, 2):
@@ -202,12 +205,12 @@ class MoveGenerator:
         if self.rocket is not None and (kind is None or kind == Kind.ROCKET) and size in (None, 2):
             if c[RB] and c[RR] and above < RB <= upto:
                 out.append(self.rocket)
-        for spec, table in chains:
+        for spec, chain_table in chains:
             if size is not None and (size % spec.width or size // spec.width < spec.min_len):
                 continue
             want = length if size is None else size // spec.width
             self._chains(c, spec.width, spec.step, spec.min_len, spec.max_len, want, above,
-                         lambda n, s, t=table: out.append(t[n, s]), upto)
+                         lambda n, s, t=chain_table: out.append(t[n, s]), upto)
         for a, base in attachments:
             self._attach(c, a, base, length, above, size, leading, out, upto)
         return out
@@ -378,9 +381,9 @@ class MoveGenerator:
         if f4:
             e4 = c4.get(f4) or self._lead_entry(4, f4)
             out += e4[0]
-            ranks = (None, e1[1], e2[1], e3[1], e4[1])
+            ranks: tuple[tuple[int, ...], ...] = ((), e1[1], e2[1], e3[1], e4[1])   # by width
         else:
-            ranks = (None, e1[1], e2[1], e3[1], ())
+            ranks = ((), e1[1], e2[1], e3[1], ())
         for base_width, kicker_width, k, table, a in self.unit_attach:
             bases = ranks[base_width]
             if not bases:
@@ -431,7 +434,8 @@ class MoveGenerator:
         if kind == Kind.ROCKET:
             return [PASS]
         if kind == Kind.BOMB:
-            out = [self.bomb_table[r] for r in self.deck_ranks if c[r] == 4 and r > to_beat.rank]
+            bombs = self.bomb_table          # a bomb to beat: the rule set has bombs
+            out = [bombs[r] for r in self.deck_ranks if c[r] == 4 and r > to_beat.rank] if bombs else []
         else:
             out = self.collect(c, kind, to_beat.length, to_beat.rank, leading=False)
             if self.bomb_table is not None:

@@ -38,6 +38,13 @@ class Move:
     """
 
     __slots__ = ("kind", "rank", "length", "cards", "size", "_hash", "reading")
+    kind: Kind
+    rank: int
+    length: int
+    cards: int
+    size: int
+    reading: Optional[int]
+    _hash: int
 
     def __init__(self, kind: Kind, rank: int, length: int, cards: int,
                  reading: Optional[int] = None) -> None:

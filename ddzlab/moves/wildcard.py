@@ -3,8 +3,8 @@
 It wraps a natural `MoveGenerator` of the same rules without ``F`` and expands ``F`` over the
 ranks it may stand for; the tables here are keyed by rank patterns like the natural ones.
 
-The tables are bounded (issue 22): they are built on first use, and the rank patterns a long
-run meets kept them growing (516 MB after 3 million random hands). Every `CHECK_EVERY`
+The tables are bounded: they are built on first use, and the rank patterns a long run
+meets would keep them growing without a bound. Every `CHECK_EVERY`
 calls of `leading` / `following` the generator counts its table entries (its own and its
 natural generator's); past ``max_entries`` (default `MAX_TABLE_ENTRIES`, about 100 MB) it
 empties them all and rebuilds them on demand. A size cap rather than an LRU: an LRU would
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from ..cards import F_BIT, LOW_BITS, N_RANKS, RB, RR, bits_size, format_bits, unpack
 from ..errors import RulesError
@@ -106,12 +106,12 @@ class WildcardGenerator:
         self.plain: list[dict[int, list]] = [{} for _ in range(5)]
         self.plain1: dict[int, list[Move]] = {}
         #: attachment kind -> (`_main_row` per rank, `_kick_row` per rank), built on first use
-        self.unit_rows = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
+        self.unit_rows: dict[Kind, tuple[list[Optional[list]], list[Any]]] = {a.kind: ([None] * N_RANKS, [None] * N_RANKS) for _, _, _, _, a in self.natural.unit_attach}
         #: the natural generator's `unit_attach` entries, each with three tables (F in the
         #: main part; F among the kickers; F in the main part, a pair as two solos): rank
         #: pattern -> [`_unit_list` per rank]; a trio's pair kickers with F in the trio are
         #: one list per f2 (`_pair_kicked`). Each list depends on one rank pattern only.
-        self.unit_plan = [(bw, kw, k, table, a, ({}, {}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
+        self.unit_plan: list[tuple[int, int, int, list, AttachSpec, tuple[dict, dict, dict]]] = [(bw, kw, k, table, a, ({}, {}, {})) for bw, kw, k, table, a in self.natural.unit_attach]
         #: (kind, start, length, x) -> `_main_plane`'s {kicker set: move}; -> its two-kicker rows
         self.main_kicks: dict[tuple[Kind, int, int, int], dict[int, Move]] = {}
         self.main_pair_rows: dict[tuple[Kind, int, int, int], list] = {}
@@ -124,7 +124,7 @@ class WildcardGenerator:
         shapes: dict[tuple[int, int], list] = {}
         for a, base in self.natural.chain_attach:
             shapes.setdefault(base[:2], []).append((a, {}, {}))
-        self.plane_plan = [(shape, attachments, {}) for shape, attachments in shapes.items()]
+        self.plane_plan: list[tuple[tuple[int, int], list, dict]] = [(shape, attachments, {}) for shape, attachments in shapes.items()]
         #: (kind, start, length) of a natural plane -> {natural kickers: the move with F too}
         self.kick_planes: dict[tuple[Kind, int, int], dict[int, Optional[Move]]] = {}
         #: kind -> its attachment spec (`following` reads the kicker shape)
@@ -239,7 +239,7 @@ class WildcardGenerator:
         f3 = (nat & nat >> 1 | nat >> 2) & LOW_BITS
         f4 = nat >> 2 & LOW_BITS
         c1, c2, c3, c4 = gen.lead_dicts
-        ranks = (None, (c1.get(f1) or gen._lead_entry(1, f1))[1], (c2.get(f2) or gen._lead_entry(2, f2))[1],
+        ranks = ((), (c1.get(f1) or gen._lead_entry(1, f1))[1], (c2.get(f2) or gen._lead_entry(2, f2))[1],
                  (c3.get(f3) or gen._lead_entry(3, f3))[1] if f3 else (),
                  (c4.get(f4) or gen._lead_entry(4, f4))[1] if f4 else ())
         wm = self.wild_mask
@@ -280,8 +280,8 @@ class WildcardGenerator:
             if not ranks[bw]:
                 continue
             if k == 1 and kw == 1:                # F as the solo of a natural trio or quad
-                row = self.unit_rows[a.kind][1]
-                out += [row[t] or self._kick_row_of(a, bw, t) for t in ranks[bw]]
+                kicked = self.unit_rows[a.kind][1]
+                out += [kicked[t] or self._kick_row_of(a, bw, t) for t in ranks[bw]]
                 continue
             if k == 2 and kw == 2:                # F pairs with y, beside a natural pair q
                 kick_rows = self.unit_rows[a.kind][1]
@@ -340,12 +340,14 @@ class WildcardGenerator:
     def _main_row_of(self, a: AttachSpec, width: int, t: int, table: list) -> list:
         """`_main_row` of ``t``, built on first use and kept in `unit_rows`."""
         rows = self.unit_rows[a.kind][0]
-        if rows[t] is None:
-            rows[t] = self._main_row(a, width, t, table)
-        return rows[t]
+        row = rows[t]
+        if row is None:
+            row = rows[t] = self._main_row(a, width, t, table)
+        return row
 
-    def _kick_row_of(self, a: AttachSpec, width: int, t: int):
-        """`_kick_row` of ``t``, built on first use and kept in `unit_rows`."""
+    def _kick_row_of(self, a: AttachSpec, width: int, t: int) -> Any:
+        """`_kick_row` of ``t`` (a move or a row, as `_kick_row` says), built on first use and
+        kept in `unit_rows`."""
         rows = self.unit_rows[a.kind][1]
         if rows[t] is None:
             rows[t] = self._kick_row(a, width, t)
@@ -502,7 +504,7 @@ class WildcardGenerator:
                 r += step
         return found
 
-    def _main_plane(self, c: Optional[list[int]], a: AttachSpec, n: int, s: int, x: int,
+    def _main_plane(self, c: list[int], a: AttachSpec, n: int, s: int, x: int,
                     ranks: tuple) -> list[Move]:
         """The moves of ``a`` on the chain of ``n`` units from ``s`` with F paying one ``x`` of
         it, with natural kickers: two from a table like the natural generator's

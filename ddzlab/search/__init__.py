@@ -19,7 +19,7 @@ default when numba imports) run their iterations without returning to Python.
 
 Rule sets: standard, mini and homework (`ddzlab.moves.compiled.supports`); wildcard runs on
 the Python path. Everything here is checked against its Python reference by
-tests/test_compiled.py, at full size by tests/compiled_check.py.
+tests/search/test_compiled.py, at full size by tests/compiled_check.py.
 
 The compiled code is cached on disk by numba (first use compiles for ~20-40 s, later
 processes load it in about a second): beside the sources in ``__pycache__``, or, when the

@@ -8,7 +8,7 @@ moves, and 1 when it was forced. In Python every candidate replays the game with
 objects and a greedy decision per play (about a millisecond a candidate); here the replay is
 the core's state array and `greedy_index` (microseconds). The sums are the same floating
 point operations in the same order as `PolicyGuesser.log_likelihood`, so the values are
-equal (tests/test_compiled_guessing.py compares them on random positions).
+equal (tests/search/test_compiled_guessing.py compares them on random positions).
 
 `greedy_log_likelihoods` is the entry point (Python, once per pool); `_replay` the kernel.
 `PosteriorGuesser` samples the same posterior by Metropolis chains run in a kernel

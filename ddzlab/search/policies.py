@@ -3,7 +3,7 @@
 its variant that also keeps the rollout policy's own move (the prior).
 
 Each kernel is the compiled twin of a Python function named in its docstring, with the
-same tie-breaks (the first best in legal order); tests/test_compiled.py holds them equal.
+same tie-breaks (the first best in legal order); tests/search/test_compiled.py holds them equal.
 Policies are numbered for the kernels: `POLICIES`.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ the sums are the same floating-point sums as the Python solver's.
 
 The recursion is iterative (numba's on-disk cache cannot reload recursive kernels).
 
-Limits (issue 22), the Python solver's: the `solver` handle refuses a hand of more than
+Limits, the Python solver's: the `solver` handle refuses a hand of more than
 `MAX_POWER_CARDS` cards up front, and one `power` call raises `SearchLimitError` (a
 ValueError) when it would memoise its `MAX_POWER_STATES`-th new sub-hand (the limit is the
 context's ``limit``). A cold call therefore refuses exactly where a fresh `PowerSolver` with

@@ -6,7 +6,7 @@ hands, card counts, plays per seat (for spring), the seat to act, the landlord (
 two-player game), the move to beat (meta -1 when leading), passes in a row, bombs, the
 winner (-1 while playing), the number of players, the bid, the cards each seat has played and
 the revealed kitty (what `Observation.unseen` reads). `from_game` reads a `Game`
-into it; play follows `Game._push` step for step (tests/test_compiled.py plays the same
+into it; play follows `Game._push` step for step (tests/search/test_compiled.py plays the same
 choices in both and compares end states and scores).
 """
 from __future__ import annotations
