@@ -22,7 +22,9 @@ derived from these layouts in the kernel modules.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, Union
+
+import numpy as np
 
 from .errors import DdzError
 
@@ -104,11 +106,11 @@ class Layout:
             raise KernelLayoutError(f"{self.what}: {count} values for {name!r}, which holds {room}"
                                     + (f" ({why})" if why else ""))
 
-    def describe(self, array: Sequence) -> dict[str, object]:
+    def describe(self, array: Union[Sequence[Any], np.ndarray]) -> dict[str, Any]:
         """{field: value} of an array laid out so (a field of several values: their list)."""
         if len(array) < self.size:
             raise KernelLayoutError(f"{self.what} needs {self.size} values, the array has {len(array)}")
-        out: dict[str, object] = {}
+        out: dict[str, Any] = {}
         for name, (at, size) in self._offsets.items():
             vals = [v.item() if hasattr(v, "item") else v for v in array[at:at + size]]
             out[name] = vals[0] if size == 1 else vals

@@ -11,6 +11,8 @@ choices in both and compares end states and scores).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -173,7 +175,7 @@ def scores(st, out):
         out[s] = sign * (2 * unit if s == lord else -unit)
 
 
-def describe(st: np.ndarray) -> dict[str, object]:
+def describe(st: np.ndarray) -> dict[str, Any]:
     """The fields of a state array by name (`ddzlab.kernels.STATE`), for debugging a kernel:
     the seats' fields for the players only, cards as text, the move to beat as a `Move`
     (None when leading), -1 as None."""
