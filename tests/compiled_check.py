@@ -31,7 +31,7 @@ against ``PowerSolver`` on the hand to act; with the tuned weights, the ``split+
 with the weights prior == the Python search's; the follow threshold at its boundary (a
 threshold equal to the value of the best reply: that reply is played); the power of the
 empty hand after the memo was reset. Rule sets: those of the compiled core
-(standard, mini); the others are refused by `WeightsCore`.
+(standard, mini, homework); the wildcard rules are refused by `WeightsCore`.
 """
 from __future__ import annotations
 
@@ -364,7 +364,7 @@ def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = Non
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=100_000)
-    ap.add_argument("--rules", nargs="+", default=["standard", "mini"])
+    ap.add_argument("--rules", nargs="+", default=["standard", "mini", "homework"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--weights", type=int, default=None,
                     help="positions for the weights play (default: --positions)")

@@ -65,11 +65,11 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
   (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
-  second of ``python``, today's loops below. The compiled core plays the standard and mini
-  rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
+  second of ``python``, today's loops below. The compiled core plays the standard, mini
+  and homework rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
   ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
   the pool in Python once per decision, the kernel draws each world from it) and the four
-  rollouts above; a search it cannot play (homework or wildcard rules, a custom guesser
+  rollouts above; a search it cannot play (the wildcard rules, a custom guesser
   without a pool, a custom rollout) runs on the Python backend and a warning says so once (``backend=numba`` asked explicitly
   raises instead). ``last_backend`` names the backend of the last search. Both backends
   search alike (same tree, same components) but draw different random numbers, so a
@@ -103,7 +103,7 @@ import random
 import re
 import time
 import warnings
-from typing import TYPE_CHECKING, Callable, Optional, Union
+from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Union
 
 import numpy as np
 
@@ -116,6 +116,7 @@ from ..determinize import (BombGuesser, Guesser, NoisyOracleGuesser, PolicyGuess
                            determinize)
 from ..errors import DdzError, SearchLimitError
 from ..game import Game, Observation, Phase
+from ..kernels import FILTERS
 from ..moves import Move
 from ..rules import Kind
 from .base import register_agent
@@ -134,7 +135,7 @@ COMPILED_ITERATIONS = 8000
 
 
 #: the tree's move filters (the module docstring)
-MOVE_FILTERS = ("all", "split", "split+policy")
+MOVE_FILTERS = FILTERS.names
 #: how the tree picks the opponents' moves (the module docstring): the probability that an
 #: opponent's move is drawn from the rollout policy; a number strictly between 0 and 1 mixes
 OTHERS = {"search": 0.0, "policy": 1.0}
@@ -228,6 +229,14 @@ class Rollout:
     its own (greedy, weights) also gives it without exploration: ``prior(game, legal)``."""
 
     name = "random"
+    #: the compiled twin of this class's play: a name of `ddzlab.kernels.POLICIES` (None: none).
+    #: Read from the class that declares it only (`core_policy`): a subclass that plays
+    #: differently has no twin until it names one
+    kernel: ClassVar[Optional[str]] = "random"
+
+    def core_policy(self) -> Optional[str]:
+        """The compiled twin of this rollout (`kernel`, if this object's own class declares it)."""
+        return type(self).__dict__.get("kernel")
 
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         return legal[int(rng.random() * len(legal))]
@@ -241,9 +250,14 @@ class HalfSoloRollout(Rollout):
     """The seed's rollout: with more than ``over`` legal moves, drop half of the solos."""
 
     name = "halfsolo"
+    kernel = "halfsolo"
 
     def __init__(self, over: int = 10) -> None:
         self.over = over
+
+    def core_policy(self) -> Optional[str]:
+        """The twin plays the seed's threshold only (``over=10``)."""
+        return super().core_policy() if self.over == 10 else None
 
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         n = len(legal)
@@ -278,6 +292,7 @@ class GreedyRollout(Rollout):
     memoised (rollouts of one search revisit the same hands often)."""
 
     name = "greedy"
+    kernel = "greedy"
 
     def __init__(self, epsilon: float = 0.1, memo: int = 200_000) -> None:
         self.epsilon = epsilon
@@ -308,6 +323,7 @@ class WeightsRollout(Rollout):
     each); the compiled backend runs its twin, `ddzlab.agents.weights_compiled.WeightsCore`."""
 
     name = "weights"
+    kernel = "weights"
 
     def __init__(self, epsilon: float = 0.1) -> None:
         self.epsilon = epsilon

@@ -20,7 +20,8 @@ from ..determinize import BombGuesser, NoisyOracleGuesser, UniformGuesser, deter
 from ..game import Game, Observation
 from ..moves import Move
 from ..moves.compiled import core_table, supports
-from ..search import POLICIES, Tree, View, from_game, view_of
+from ..kernels import POLICIES as POLICY_CODES
+from ..search import Tree, View, from_game, view_of
 from ..search.sample import sample_world
 from ..search.tree import FILTERS, ismcts, seed, uct
 from ..search.weights import stand_in
@@ -57,7 +58,7 @@ def _kernel_inputs(agent: "_Search", rules) -> tuple:
 
 def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if not supports(obs.rules):
-        return f"the {obs.rules.name} rules have no compiled core (standard and mini have)"
+        return f"the {obs.rules.name} rules have no compiled core (standard, mini and homework have)"
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
                 "twin (random, halfsolo with over=10, greedy, weights have)")
@@ -68,17 +69,12 @@ def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
 
 
 def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
-    from .mcts import GreedyRollout, HalfSoloRollout, Rollout, WeightsRollout
+    """(policy number, epsilon) of the compiled twin the agent's rollout names (None: none)."""
     r = agent.rollout
-    if type(r) is Rollout:
-        return POLICIES["random"], 0.0
-    if type(r) is HalfSoloRollout and r.over == 10:
-        return POLICIES["halfsolo"], 0.0
-    if type(r) is GreedyRollout:
-        return POLICIES["greedy"], float(r.epsilon)
-    if type(r) is WeightsRollout:
-        return POLICIES["weights"], float(r.epsilon)
-    return None
+    name = r.core_policy() if callable(getattr(r, "core_policy", None)) else None
+    if name is None:
+        return None
+    return POLICY_CODES.code(name), float(getattr(r, "epsilon", 0.0))
 
 
 def _weights_tables(agent: "_Search", rules) -> tuple:

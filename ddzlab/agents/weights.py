@@ -58,14 +58,15 @@ from ..cards import RANK_CHARS, bits_size
 from ..errors import DdzError
 from ..game import Observation
 from ..moves import PASS, Move, detect, generator
+from ..kernels import WEIGHTS_RULES
 from ..rules import Kind
 from .base import register_agent
 
 R2 = RANK_CHARS.index("2")
 
-#: the rules `off` may name, in the order they are tried
-RULES = ("finish", "spare_partner", "gatekeeper", "keep_lead", "one_card_guard", "split_vs_two",
-         "feed_partner", "urgent_block", "bomb")
+#: the rules `off` may name, in the order they are tried (declared with the compiled twin's
+#: numbers, `ddzlab.kernels.WEIGHTS_RULES`)
+RULES = WEIGHTS_RULES.names
 #: the role-aware rules (the ablation of notebook 06 switches each off alone)
 ROLE_RULES = ("spare_partner", "gatekeeper", "keep_lead", "one_card_guard", "split_vs_two",
               "feed_partner", "urgent_block", "bomb")

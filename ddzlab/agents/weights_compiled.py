@@ -7,8 +7,8 @@ float sums, move for move equal (tests/compiled_check.py, tests/agents/test_weig
 It is what the ``weights`` rollout of the MCTS agents (``ismcts:rollout=weights``) and the
 simulation labels of `ddzlab.labels` (``agent="weights"``) run on.
 
-It covers the rule sets the compiled core plays (standard and mini, `ddzlab.moves.compiled.
-supports`), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
+It covers the rule sets the compiled core plays (standard, mini and homework,
+`ddzlab.moves.compiled.supports`), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
 raise `WeightsError` (use `WeightsAgent`). Bidding is not compiled (`WeightsAgent.bid`).
 Importing this module imports numba.
 """
@@ -27,23 +27,25 @@ from ..rules import Rules
 from ..search import from_game, view_of
 from ..search.power import PowerTables, context
 from ..search.state import S_WINNER, legal, scores
-from ..search.weights import N_PARAMS, P_OFF, RULE_ORDER, choose_weights, play_out
-from .weights import RULES, RuleWeights, WeightsError, load_weights, parse_off
+from ..kernels import PARAMS, WEIGHTS_RULES
+from ..search.weights import N_PARAMS, choose_weights, play_out
+from .weights import RuleWeights, WeightsError, load_weights, parse_off
 
 #: room for every action of a game (each play is followed by at most two passes)
 MAX_ACTIONS = 1024
-
-assert RULES == RULE_ORDER, "ddzlab.search.weights.RULE_ORDER must follow WeightsAgent's RULES"
 
 
 def params(weights: RuleWeights, off: frozenset[str] = frozenset()) -> np.ndarray:
     """The kernel's parameter array of ``weights`` with the rules ``off`` switched off."""
     w = weights
-    p = np.array([w.follow_threshold, w.high_cost, w.early_cards, w.partner_out, w.partner_gain,
-                  w.partner_max_rank, w.gate_ranks[0], w.gate_ranks[1], w.gate_below, w.urgent_cards,
-                  w.bomb_threat, w.bomb_rest_plays, 0], dtype=np.float64)
-    assert len(p) == N_PARAMS
-    p[P_OFF] = sum(1 << RULE_ORDER.index(name) for name in off)
+    values = {"follow_threshold": w.follow_threshold, "high_cost": w.high_cost, "early_cards": w.early_cards,
+              "partner_out": w.partner_out, "partner_gain": w.partner_gain, "partner_max_rank": w.partner_max_rank,
+              "gate_lo": w.gate_ranks[0], "gate_hi": w.gate_ranks[1], "gate_below": w.gate_below,
+              "urgent_cards": w.urgent_cards, "bomb_threat": w.bomb_threat, "bomb_rest_plays": w.bomb_rest_plays,
+              "off": WEIGHTS_RULES.mask(off)}
+    p = np.zeros(N_PARAMS, dtype=np.float64)
+    for name, value in values.items():
+        p[PARAMS.offset(name)] = value
     return p
 
 
@@ -69,7 +71,7 @@ class WeightsCore:
         if got is None:
             if not supports(rules):
                 raise WeightsError(f"the compiled weights play covers the rule sets of the compiled core "
-                                   f"(standard and mini), not {rules.name}: use WeightsAgent")
+                                   f"(standard, mini and homework), not {rules.name}: use WeightsAgent")
             got = self._tables[rules] = (core_table(rules), context(rules, self.power_constants))
         return (*got, self.params)
 

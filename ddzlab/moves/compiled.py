@@ -7,8 +7,9 @@ second opinion on the rules: the kernels read one table (`core_table`) built fro
 same `Rules` data that `MoveGenerator` reads (deck, units, chain specs, attachment specs,
 bomb kinds), implement the same kicker conventions (see `ddzlab.moves`), and the tests
 compare both lists move for move, order included (tests/search/test_compiled.py; at full size
-``tests/compiled_check.py``). Rule sets with a flower card or gapped chains
-(``wildcard``, ``homework``) stay on the Python generator: `supports` says which.
+``tests/compiled_check.py``). Chains read their step from the table, so the homework rules'
+gapped chains are generated like the others; the rule set with a flower card (``wildcard``)
+stays on the Python generator: `supports` says which.
 
 A move in the core is two ``int64``: its packed cards and ``meta = kind + 32 (rank + 1)
 + 1024 length`` (`encode`; a pass is ``(0, 0)``), read by every kernel through `meta_kind`,
@@ -30,45 +31,46 @@ from numba import njit
 
 from ..cards import N_RANKS, RB, RR
 from ..errors import RulesError
+from ..kernels import ATTACH_FIELDS, CHAIN_FIELDS, TABLE, KernelLayoutError
 from ..rules import KIND_SHAPE, Kind, Rules
 from .move import PASS, Move
 
 #: a capacity that no hand's move list reaches (checked by every kernel: overflow raises)
 MAX_MOVES = 4096
 
-# -- the table: one int64 array per rule set, filled from `Rules` ---------------------------
-T_DECK = 0            # 15 deck counts
-T_CHAIN_OK = 15       # 15 flags: the rank may stand in a chain
-T_ROCKET = 30
-T_LONGEST_TRIO = 31   # the longest trio chain (the leading plane filter reads it)
-T_NUNITS = 32
-T_UNITS = 33          # (kind, width) per unit kind, up to 4
-T_NCHAINS = 41
-T_CHAINS = 42         # (kind, width, step, min_len, max_len) per chain spec, up to 6
-T_NATTACH = 72
-T_ATTACH = 73         # (kind, base width, base step, kicker width, per unit, min, max, distinct,
-#                       is a unit attachment (base trio/quad), -) per attachment, up to 10
-T_CHAIN_SLOTS = 173   # the chain ranks as a slot mask: bit 4r set when rank r may stand in a chain
-T_SIZE = 174
-A_FIELDS = 10
-C_FIELDS = 5
+# -- the table: one int64 array per rule set, filled from `Rules` (`ddzlab.kernels.TABLE`) ----
+T_DECK, T_CHAIN_OK = TABLE.offset("deck"), TABLE.offset("chain_ok")
+T_ROCKET, T_LONGEST_TRIO = TABLE.offset("rocket"), TABLE.offset("longest_trio")
+T_NUNITS, T_UNITS = TABLE.offset("n_units"), TABLE.offset("units")
+T_NCHAINS, T_CHAINS = TABLE.offset("n_chains"), TABLE.offset("chains")
+T_NATTACH, T_ATTACH = TABLE.offset("n_attach"), TABLE.offset("attach")
+T_CHAIN_SLOTS = TABLE.offset("chain_slots")
+T_SIZE = TABLE.size
+A_FIELDS, C_FIELDS = ATTACH_FIELDS, CHAIN_FIELDS
 
 
 @lru_cache(maxsize=None)
 def supports(rules: Rules) -> bool:
-    """Whether the compiled core plays these rules: no flower card, chains of step 1, the
+    """Whether the compiled core plays these rules: no flower card, chains of ranks one or two
+    apart (the homework rules' gapped chains), kickers on trios, quads or chains of step 1, the
     bombs of the standard order (bomb < rocket), three players or two."""
-    return (rules.wildcard is None and all(c.step == 1 for c in rules.chains)
+    return (rules.wildcard is None and all(c.step in (1, 2) for c in rules.chains)
             and tuple(rules.bomb_order) == (Kind.BOMB, Kind.ROCKET)
             and all(KIND_SHAPE[a.base][1] == 1 for a in rules.attachments))
 
 
 @lru_cache(maxsize=None)
 def core_table(rules: Rules) -> np.ndarray:
-    """The rule set as the kernels read it (see the ``T_*`` offsets); built once per rules."""
+    """The rule set as the kernels read it (`ddzlab.kernels.TABLE`); built once per rules."""
     if not supports(rules):
         raise RulesError(f"the compiled core does not play the {rules.name} rules: "
                          "use the Python generator (ddzlab.moves)")
+    try:
+        TABLE.check("units", 2 * len(rules.units), "two values per unit kind")
+        TABLE.check("chains", C_FIELDS * len(rules.chains), f"{C_FIELDS} values per chain spec")
+        TABLE.check("attach", A_FIELDS * len(rules.attachments), f"{A_FIELDS} values per attachment spec")
+    except KernelLayoutError as e:
+        raise RulesError(f"the {rules.name} rules do not fit the compiled core's table: {e}") from None
     t = np.zeros(T_SIZE, dtype=np.int64)
     for r in range(N_RANKS):
         t[T_DECK + r] = (rules.deck >> (4 * r)) & 15
@@ -181,11 +183,11 @@ def _at_least(bits, w):
 
 
 @njit(cache=True, inline="always")
-def _has_run(mask, length):
-    """Whether the slot mask holds ``length`` consecutive ranks."""
+def _has_run(mask, length, step):
+    """Whether the slot mask holds ``length`` ranks ``step`` apart (a run of a chain spec)."""
     y = mask
     for i in range(1, length):
-        y &= mask >> (4 * i)
+        y &= mask >> (4 * step * i)
     return y != 0
 
 
@@ -338,24 +340,25 @@ def lead_moves(t, bits, oc, om, sc):
             o = T_CHAINS + C_FIELDS * ch
             if t[o + 1] != w:
                 continue
-            kind, lo, hi = t[o], t[o + 3], t[o + 4]
-            if not _has_run(_at_least(bits, w) & t[T_CHAIN_SLOTS], lo):
+            kind, step, lo, hi = t[o], t[o + 2], t[o + 3], t[o + 4]
+            if not _has_run(_at_least(bits, w) & t[T_CHAIN_SLOTS], lo, step):
                 continue                        # no run of lo ranks: the scan below finds nothing
-            r = 0
-            while r < 15:                       # maximal runs of chain ranks held w times
-                if not (t[T_CHAIN_OK + r] and c[r] >= w):
-                    r += 1
+            for s in range(15):                 # maximal runs of chain ranks held w times, step
+                if not (t[T_CHAIN_OK + s] and c[s] >= w):   # apart, by their lowest rank
                     continue
-                s = r
+                if s >= step and t[T_CHAIN_OK + s - step] and c[s - step] >= w:
+                    continue                    # s is inside a run that starts lower
+                run, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and c[r] >= w:
-                    r += 1
-                run = r - s
+                    run += 1
+                    r += step
                 for m in range(lo, min(run, hi) + 1):
                     part = 0
                     for q in range(m):
-                        part += w << (4 * q)
+                        part += w << (4 * step * q)
                     for i in range(run - m + 1):
-                        n = _emit(oc, om, n, part << (4 * (s + i)), kind + 32 * (s + i + 1) + 1024 * m)
+                        r = s + i * step
+                        n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
         if w == 1 and t[T_ROCKET] and c[_RB] and c[_RR]:
             n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
     if most < 3:
@@ -365,9 +368,9 @@ def lead_moves(t, bits, oc, om, sc):
             o = T_ATTACH + A_FIELDS * a
             if t[o + 8] != unit_pass:
                 continue
-            width, lo, hi = t[o + 1], t[o + 5], t[o + 6]
+            width, step, lo, hi = t[o + 1], t[o + 2], t[o + 5], t[o + 6]
             held = _at_least(bits, width)
-            if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo)):
+            if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo, step)):
                 continue                        # no main part of this attachment: nothing below
             for s in range(15):
                 if c[s] < width:
@@ -380,7 +383,7 @@ def lead_moves(t, bits, oc, om, sc):
                     k += 1
                     if k >= lo:
                         n = _attached(t, a, c, k, s, True, pool, caps, oc, om, n)
-                    r += 1
+                    r += step
     return n
 
 
@@ -414,26 +417,26 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
             o = T_CHAINS + C_FIELDS * ch
             if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
                 continue
-            w = t[o + 1]
-            if not _has_run((_at_least(bits, w) & t[T_CHAIN_SLOTS]) >> shift, length):
+            w, step = t[o + 1], t[o + 2]
+            if not _has_run((_at_least(bits, w) & t[T_CHAIN_SLOTS]) >> shift, length, step):
                 continue
             part = 0
             for q in range(length):
-                part += w << (4 * q)
+                part += w << (4 * step * q)
             for s in range(above + 1, 15):
                 k, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and (bits >> (4 * r)) & 15 >= w and k < length:
                     k += 1
-                    r += 1
+                    r += step
                 if k == length:
                     n = _emit(oc, om, n, part << (4 * s), kind + 32 * (s + 1) + 1024 * length)
         for a in range(t[T_NATTACH]):
             o = T_ATTACH + A_FIELDS * a
             if t[o] != kind or not t[o + 5] <= length <= t[o + 6]:
                 continue
-            width = t[o + 1]
+            width, step = t[o + 1], t[o + 2]
             held = _at_least(bits, width) >> shift
-            if held == 0 or (not t[o + 8] and not _has_run(held & (t[T_CHAIN_SLOTS] >> shift), length)):
+            if held == 0 or (not t[o + 8] and not _has_run(held & (t[T_CHAIN_SLOTS] >> shift), length, step)):
                 continue
             c, pool, caps = _split_scratch(bits, sc)
             for s in range(above + 1, 15):
@@ -444,7 +447,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
                 k, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < length:
                     k += 1
-                    r += 1
+                    r += step
                 if k == length:
                     n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
         if _at_least(bits, 4):

@@ -17,8 +17,8 @@ default when numba imports) run their iterations without returning to Python.
 * ``likelihood``: the policy guesser's likelihood (the greedy agent replayed on each candidate
   deal) and the MCMC guesser that samples its posterior.
 
-Rule sets: standard and mini (`ddzlab.moves.compiled.supports`); homework and wildcard run
-on the Python path. Everything here is checked against its Python reference by
+Rule sets: standard, mini and homework (`ddzlab.moves.compiled.supports`); wildcard runs on
+the Python path. Everything here is checked against its Python reference by
 tests/search/test_compiled.py, at full size by tests/compiled_check.py.
 
 The compiled code is cached on disk by numba (first use compiles for ~20-40 s, later
@@ -33,8 +33,9 @@ from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
 #: the source files of the compiled core: a kernel's cached code includes the kernels it
-#: calls, in other files too, which numba's cache does not track
-SOURCES = [_ROOT / "moves" / "compiled.py",
+#: calls and the layouts' offsets (`ddzlab.kernels`), in other files too, which numba's cache
+#: does not track
+SOURCES = [_ROOT / "kernels.py", _ROOT / "moves" / "compiled.py",
            *(_ROOT / "search" / f"{m}.py" for m in ("state", "power", "weights", "policies", "sample", "likelihood",
                                                     "tree", "endgame"))]
 

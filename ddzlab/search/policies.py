@@ -13,13 +13,15 @@ from numba import njit
 
 from ..analysis.greedy import MAX_Q
 from ..cards import R2
+from ..kernels import POLICIES as POLICY_CODES
 from ..moves.compiled import K_BOMB, K_ROCKET, SCRATCH, meta_kind
 from ..rules import Kind
 from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
 
-#: rollout policies by name, as the kernels number them
-POLICIES = {"random": 0, "halfsolo": 1, "greedy": 2, "weights": 3}
+#: rollout policies by name, as the kernels number them (`ddzlab.kernels.POLICIES`)
+POLICIES = {name: POLICY_CODES.code(name) for name in POLICY_CODES}
+_RANDOM, _HALFSOLO, _WEIGHTS = POLICY_CODES.code("random"), POLICY_CODES.code("halfsolo"), POLICY_CODES.code("weights")
 
 _BELOW_2 = sum(1 << (4 * r) for r in range(R2))
 _BELOW_2_ALL = _BELOW_2 * 15
@@ -133,7 +135,7 @@ def halfsolo_index(om, n, over):
 def policy_index(t, st, oc, om, n, policy, pt, w):
     """The move the greedy (2) or weights (3) policy plays, without exploration
     (`ddzlab.agents.mcts.Rollout.prior`)."""
-    if policy == 3:
+    if policy == _WEIGHTS:
         return choose_weights(t, pt, w, st, oc, om, n)
     return greedy_index(st, oc, om, n)
 
@@ -142,9 +144,9 @@ def policy_index(t, st, oc, om, n, policy, pt, w):
 def choose(t, st, oc, om, n, policy, epsilon, pt, w):
     """One rollout step's choice by policy number (`POLICIES`; ``pt``, ``w``: the weights
     policy's power tables and parameters, `ddzlab.agents.weights_compiled.WeightsCore`)."""
-    if policy == 0:
+    if policy == _RANDOM:
         return int(np.random.random() * n)
-    if policy == 1:
+    if policy == _HALFSOLO:
         return halfsolo_index(om, n, 10)
     if np.random.random() < epsilon:
         return int(np.random.random() * n)

@@ -1,7 +1,7 @@
 """A game in play as one small ``int64`` array, and the compiled step: legal moves, play, scores.
 
 The search core's worlds are arrays, not `Game` objects, so copying one is a memcpy and a
-step costs nanoseconds. The layout (``S_*`` offsets) holds what play needs and no more:
+step costs nanoseconds. The layout (`ddzlab.kernels.STATE`) holds what play needs and no more:
 hands, card counts, plays per seat (for spring), the seat to act, the landlord (-1 for a
 two-player game), the move to beat (meta -1 when leading), passes in a row, bombs, the
 winner (-1 while playing), the number of players, the bid, the cards each seat has played and
@@ -11,18 +11,24 @@ choices in both and compares end states and scores).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
+from ..cards import format_bits
 from ..errors import OutOfTurnError
 from ..game import Game, Phase
-from ..moves.compiled import K_BOMB, K_ROCKET, T_DECK, encode, follow_moves, lead_moves, meta_kind
+from ..kernels import STATE
+from ..moves.compiled import K_BOMB, K_ROCKET, T_DECK, decode, encode, follow_moves, lead_moves, meta_kind
 
-S_HAND, S_SIZE, S_PLAYS = 0, 3, 6
-S_TO_ACT, S_LORD, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT = 9, 10, 11, 12, 13
-S_PASSES, S_BOMBS, S_WINNER, S_PLAYERS, S_BID = 14, 15, 16, 17, 18
-S_PLAYED, S_KITTY = 19, 22
-N_STATE = 23
+# the offsets of `ddzlab.kernels.STATE`, as constants the kernels compile in
+S_HAND, S_SIZE, S_PLAYS = STATE.offset("hand"), STATE.offset("size"), STATE.offset("plays")
+S_TO_ACT, S_LORD, S_LAST_CARDS = STATE.offset("to_act"), STATE.offset("lord"), STATE.offset("last_cards")
+S_LAST_META, S_LAST_SEAT, S_PASSES = STATE.offset("last_meta"), STATE.offset("last_seat"), STATE.offset("passes")
+S_BOMBS, S_WINNER, S_PLAYERS = STATE.offset("bombs"), STATE.offset("winner"), STATE.offset("players")
+S_BID, S_PLAYED, S_KITTY = STATE.offset("bid"), STATE.offset("played"), STATE.offset("kitty")
+N_STATE = STATE.size
 
 
 def put_turn(st: np.ndarray, src) -> None:
@@ -41,6 +47,7 @@ def from_game(game: Game) -> np.ndarray:
     """The state array of a game in play (or finished)."""
     if game.phase is Phase.BIDDING:
         raise OutOfTurnError("the search core plays the card play: finish the bidding first")
+    STATE.check("hand", game.players, "one hand per seat")
     st = np.zeros(N_STATE, dtype=np.int64)
     for s in range(game.players):
         st[S_HAND + s] = game.hands[s]
@@ -168,4 +175,23 @@ def scores(st, out):
         out[s] = sign * (2 * unit if s == lord else -unit)
 
 
-__all__ = ["from_game", "legal", "play", "unseen", "side_won", "scores", "size_of", "N_STATE"]
+def describe(st: np.ndarray) -> dict[str, Any]:
+    """The fields of a state array by name (`ddzlab.kernels.STATE`), for debugging a kernel:
+    the seats' fields for the players only, cards as text, the move to beat as a `Move`
+    (None when leading), -1 as None."""
+    d = STATE.describe(st)
+    players = int(d["players"])
+    for name in ("hand", "size", "plays", "played"):
+        d[name] = d[name][:players]
+    for name in ("hand", "played"):
+        d[name] = [format_bits(b) for b in d[name]]
+    d["kitty"] = format_bits(d["kitty"])
+    meta, cards = d.pop("last_meta"), d.pop("last_cards")
+    d["last_move"] = None if meta < 0 else decode(cards, meta)
+    for name in ("to_act", "lord", "last_seat", "winner"):
+        if d[name] < 0:
+            d[name] = None
+    return d
+
+
+__all__ = ["describe", "from_game", "legal", "play", "unseen", "side_won", "scores", "size_of", "N_STATE"]

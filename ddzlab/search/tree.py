@@ -17,17 +17,21 @@ import numpy as np
 from numba import njit
 
 from ..analysis.endgame import LEAF_NODES
+from ..kernels import FILTERS as FILTER_CODES, NODE
 from ..moves.compiled import MAX_MOVES, SCRATCH
 from .policies import choose, keep_prior, policy_index, rollout, split_filter
 from .endgame import new_memo, solve
 from .sample import sample_world
 from .state import S_LORD, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER, legal, play, side_won
 
-# node fields (columns of ``Tree.ints``)
-N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N_USTART, N_UCOUNT = range(11)
-N_FIELDS = 11
+# node fields (columns of ``Tree.ints``): the offsets of `ddzlab.kernels.NODE`
+(N_PARENT, N_SEAT, N_CARDS, N_META, N_VISITS, N_AVAIL, N_FIRST, N_LAST, N_NEXT, N_USTART,
+ N_UCOUNT) = (NODE.offset(name) for name in ("parent", "seat", "cards", "meta", "visits", "avail", "first", "last",
+                                            "next", "ustart", "ucount"))
+N_FIELDS = NODE.size
 #: the tree's move filters (``ddzlab.agents.mcts``'s ``moves``) as the kernels number them
-FILTERS = {"all": 0, "split": 1, "split+policy": 2}
+FILTERS = {name: FILTER_CODES.code(name) for name in FILTER_CODES}
+_ALL, _SPLIT_POLICY = FILTER_CODES.code("all"), FILTER_CODES.code("split+policy")
 #: how the tree picks the moves of the searcher's opponents (``ddzlab.agents.mcts``'s
 #: ``others``) as the kernels take it: the probability ``follow`` that an opponent's move is
 #: drawn from the rollout policy rather than chosen by UCB like the searcher's own. ``search``
@@ -170,9 +174,9 @@ def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra=0):
     moves, the split filter's, or those and the rollout policy's own move; then up to
     ``extra`` of the moves the filter left out, in legal order (progressive widening)."""
     n = legal(t, st, oc, om, sc)
-    if moves and n > width:
+    if moves != _ALL and n > width:
         k = split_filter(st, oc, om, n, width, fc, fm)
-        if moves == 2 and k < n:
+        if moves == _SPLIT_POLICY and k < n:
             k = keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm)
         kept = k
         for i in range(n):

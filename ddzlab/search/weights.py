@@ -20,20 +20,24 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..kernels import PARAMS, WEIGHTS_RULES
 from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, follow_moves, meta_kind, meta_length, meta_rank
 from ..rules import Kind, Rules
 from .power import PowerTables, context, hand_plays, power, split
 from .state import (S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER,
                     legal, play, size_of, unseen)
 
-# the parameter array: `RuleWeights` fields, then the bit mask of the rules switched off
+# the parameter array (`ddzlab.kernels.PARAMS`): `RuleWeights` fields, then the bit mask of the
+# rules switched off
 (P_FOLLOW_THRESHOLD, P_HIGH_COST, P_EARLY_CARDS, P_PARTNER_OUT, P_PARTNER_GAIN, P_PARTNER_MAX_RANK, P_GATE_LO,
- P_GATE_HI, P_GATE_BELOW, P_URGENT_CARDS, P_BOMB_THREAT, P_BOMB_REST_PLAYS, P_OFF) = range(13)
-N_PARAMS = 13
-#: the named rules in the order they are tried (`ddzlab.agents.weights.RULES`)
-RULE_ORDER = ("finish", "spare_partner", "gatekeeper", "keep_lead", "one_card_guard", "split_vs_two",
-              "feed_partner", "urgent_block", "bomb")
-(R_FINISH, R_SPARE, R_GATEKEEPER, R_KEEP_LEAD, R_ONE_CARD, R_SPLIT_TWO, R_FEED, R_URGENT, R_BOMB) = range(9)
+ P_GATE_HI, P_GATE_BELOW, P_URGENT_CARDS, P_BOMB_THREAT, P_BOMB_REST_PLAYS, P_OFF) = (
+    PARAMS.offset(name) for name, _ in PARAMS.fields)
+N_PARAMS = PARAMS.size
+#: the named rules in the order they are tried (`ddzlab.kernels.WEIGHTS_RULES`)
+RULE_ORDER = WEIGHTS_RULES.names
+(R_FINISH, R_SPARE, R_GATEKEEPER, R_KEEP_LEAD, R_ONE_CARD, R_SPLIT_TWO, R_FEED, R_URGENT, R_BOMB) = (
+    WEIGHTS_RULES.code(name) for name in ("finish", "spare_partner", "gatekeeper", "keep_lead", "one_card_guard",
+                                          "split_vs_two", "feed_partner", "urgent_block", "bomb"))
 
 K_SOLO, K_PAIR = int(Kind.SOLO), int(Kind.PAIR)
 # what `_beatable` probes for a play with kickers: the kind of its main part (-1 for a

@@ -24,14 +24,14 @@ from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 from ddzlab.labels import play_as_landlord, random_deal, simulate_hand, weights_as_landlord
 from ddzlab.moves.compiled import core_table, encode
-from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD
+from ddzlab.rules import MINI, STANDARD, WILDCARD
 from ddzlab.search import from_game
 from ddzlab.search.power import solver
 from ddzlab.search.state import unseen
 from ddzlab.cards import Hand
 
 
-@pytest.mark.parametrize("rules", [HOMEWORK, WILDCARD], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [WILDCARD], ids=lambda r: r.name)
 def test_rule_sets_without_a_core_are_refused_by_name(rules):
     game = Game(rules=rules, seed=1, first_bidder=0)
     game.make_bid(3)

@@ -23,7 +23,7 @@ from ddzlab.game import Game
 from ddzlab.moves import detect, legal_moves
 from ddzlab.errors import OutOfTurnError, RulesError
 from ddzlab.moves.compiled import MAX_MOVES, SCRATCH, compiled_moves, core_table, decode, encode, supports
-from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD
+from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD, Kind
 from ddzlab.search import view_of
 from ddzlab.search.policies import greedy_index
 from ddzlab.search.sample import sample_world
@@ -34,7 +34,7 @@ from ddzlab.cards import Hand
 from conftest import mean_root_value
 
 
-@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [STANDARD, MINI, HOMEWORK], ids=lambda r: r.name)
 def test_core_equals_python_on_random_positions(rules):
     report = check(rules, positions=1500, seed=3)
     assert report.failures == []
@@ -65,8 +65,8 @@ def test_encode_decode_round_trip():
 
 
 def test_rule_sets_without_a_core_are_named():
-    assert supports(STANDARD) and supports(MINI)
-    assert not supports(HOMEWORK) and not supports(WILDCARD)
+    assert supports(STANDARD) and supports(MINI) and supports(HOMEWORK)
+    assert not supports(WILDCARD)
     with pytest.raises(RulesError, match="wildcard"):
         core_table(WILDCARD)
 
@@ -320,3 +320,23 @@ def test_rollout_steps_draw_as_their_definition(policy):
     assert counts.size == n
     chi2 = float((((counts - draws * p) ** 2) / (draws * p)).sum())
     assert chi2 < 2 * n + 30, (chi2, n, k)        # df = n - 1: mean n - 1, sd about sqrt(2n)
+
+
+def test_gapped_chains_of_the_homework_rules_against_the_rule_text():
+    """The core's leads and replies of hands rich in gapped chains (ranks two apart) hold the
+    moves the rule-text oracle finds by brute force, each card set once, in one of its readings."""
+    import oracle
+    from ddzlab.moves import PASS, Move
+    for text in ("3579JK", "33557799TT", "333555777", "3456789TJQ", "3344556677", "35579JJKA2"):
+        hand = Hand(text)
+        want = oracle.leading_moves(hand, HOMEWORK)
+        moves = compiled_moves(hand.bits, HOMEWORK)
+        got = {m.cards: m for m in moves}
+        assert len(got) == len(moves) and set(got) == set(want), text
+        assert all((m.kind, m.rank, m.length) in want[b] for b, m in got.items()), text
+    gap = Move(Kind.GAP_SOLO_CHAIN, 0, 5, Hand("3579J").bits)         # 3 5 7 9 J
+    for text in ("4680Q2", "468TQKA", "5579JKA"):
+        hand = Hand(text.replace("0", "T"))
+        replies = compiled_moves(hand.bits, HOMEWORK, gap)
+        assert replies[-1] == PASS
+        assert {m.cards for m in replies} == oracle.replies(hand, HOMEWORK, (Kind.GAP_SOLO_CHAIN, 0, 5)), text
