@@ -78,13 +78,20 @@ def _policy(agent: "_Search") -> Optional[tuple[int, float]]:
 
 
 def _weights_tables(agent: "_Search", rules) -> tuple:
-    """(power tables, parameters) for the kernels: the weights rollout's, or a small unused
-    stand-in of the same types for the other rollouts (one compiled kernel serves all)."""
+    """(power tables, parameters) for the kernels: the weights rollout's, or (None, a small
+    unused parameter array) for the other rollouts, so their kernels never compile the
+    weights policy (`ddzlab.search.policies.policy_index`)."""
     from .mcts import WeightsRollout
     if type(agent.rollout) is WeightsRollout:
         _, pt, w = agent.rollout.core().tables(rules)
         return pt, w
     return stand_in(rules)
+
+
+def _exact(agent: "_Search") -> Optional[int]:
+    """The agent's ``exact`` for the kernels: None when 0 (never), so they never compile the
+    endgame solver (`ddzlab.search.tree.uct`)."""
+    return agent.exact or None
 
 
 def _guessing(agent: "_Search") -> Optional[str]:
@@ -179,7 +186,7 @@ def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: 
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
                       agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp, agent.follow,
-                      agent.exact, agent.bias)
+                      _exact(agent), agent.bias)
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -219,7 +226,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, moves, width, policy,
-                             epsilon, pt, wp, agent.follow, agent.exact, agent.bias, agent.widen)
+                             epsilon, pt, wp, agent.follow, _exact(agent), agent.bias, agent.widen)
             done += d
             agent.last_simulations += sims
             if d < todo:

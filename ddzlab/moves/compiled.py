@@ -321,6 +321,7 @@ def lead_moves(t, bits, oc, om, sc):
     """Every leading move of packed hand ``bits``, in `MoveGenerator.leading`'s order;
     writes (cards, meta) into ``oc``/``om`` and returns the count (``sc``: `scratch`)."""
     c, pool, caps = _split_scratch(bits, sc)
+    one, lead = np.int64(1), np.bool_(True)     # typed, not literal: one `_attached` for all calls
     n = 0
     most = 0
     for r in range(15):
@@ -376,13 +377,13 @@ def lead_moves(t, bits, oc, om, sc):
                 if c[s] < width:
                     continue
                 if unit_pass:
-                    n = _attached(t, a, c, 1, s, True, pool, caps, oc, om, n)
+                    n = _attached(t, a, c, one, s, lead, pool, caps, oc, om, n)
                     continue
                 k, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
                     k += 1
                     if k >= lo:
-                        n = _attached(t, a, c, k, s, True, pool, caps, oc, om, n)
+                        n = _attached(t, a, c, k, s, lead, pool, caps, oc, om, n)
                     r += step
     return n
 
@@ -396,6 +397,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     kind = meta_kind(beat_meta)
     above = meta_rank(beat_meta)
     length = meta_length(beat_meta)
+    one, lead = np.int64(1), np.bool_(False)    # typed, not literal: one `_attached` for all calls
     n = 0
     if kind == K_ROCKET:
         return _emit(oc, om, n, 0, 0)
@@ -442,14 +444,14 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
             for s in range(above + 1, 15):
                 if t[o + 8]:
                     if c[s] >= width:
-                        n = _attached(t, a, c, 1, s, False, pool, caps, oc, om, n)
+                        n = _attached(t, a, c, one, s, lead, pool, caps, oc, om, n)
                     continue
                 k, r = 0, s
                 while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < length:
                     k += 1
                     r += step
                 if k == length:
-                    n = _attached(t, a, c, length, s, False, pool, caps, oc, om, n)
+                    n = _attached(t, a, c, length, s, lead, pool, caps, oc, om, n)
         if _at_least(bits, 4):
             for r in range(15):
                 if (bits >> (4 * r)) & 15 == 4 and t[T_DECK + r] == 4:

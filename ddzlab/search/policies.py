@@ -134,9 +134,11 @@ def halfsolo_index(om, n, over):
 @njit(cache=True)
 def policy_index(t, st, oc, om, n, policy, pt, w):
     """The move the greedy (2) or weights (3) policy plays, without exploration
-    (`ddzlab.agents.mcts.Rollout.prior`)."""
-    if policy == _WEIGHTS:
-        return choose_weights(t, pt, w, st, oc, om, n)
+    (`ddzlab.agents.mcts.Rollout.prior`). ``pt`` is None for every policy but weights: numba
+    then drops the weights branch before typing, so a search without it never compiles it."""
+    if pt is not None:
+        if policy == _WEIGHTS:
+            return choose_weights(t, pt, w, st, oc, om, n)
     return greedy_index(st, oc, om, n)
 
 

@@ -300,7 +300,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
     sc = np.empty(SCRATCH, dtype=np.int64)
     st = np.empty_like(world)
     me = world[S_TO_ACT]
-    memo = new_memo()
+    if exact is not None:                          # None: never (nothing of the solver compiled)
+        memo = new_memo()
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0] and used[1] + MAX_MOVES <= pool_cards.shape[0]:
         st[:] = world
@@ -361,7 +362,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
             play(st, cards, meta)
             known = _child(ints, node, cards, meta) if 0.0 < follow < 1.0 else -1
             node = known if known >= 0 else _new_node(ints, reward, used, node, seat, cards, meta)
-        _settle(t, st, me, exact, follow == 0.0, memo)
+        if exact is not None:
+            _settle(t, st, me, exact, follow == 0.0, memo)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
@@ -384,7 +386,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     sc = np.empty(SCRATCH, dtype=np.int64)
     st = np.empty_like(template)
     me = template[S_TO_ACT]
-    memo = new_memo()
+    if exact is not None:                          # None: never (nothing of the solver compiled)
+        memo = new_memo()
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
@@ -443,7 +446,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                     best, best_v = ch, val
             node = best
             play(st, ints[node, N_CARDS], ints[node, N_META])
-        _settle(t, st, me, exact, follow == 0.0, memo)
+        if exact is not None:
+            _settle(t, st, me, exact, follow == 0.0, memo)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1

@@ -23,7 +23,7 @@ from numba import njit
 from ..kernels import PARAMS, WEIGHTS_RULES
 from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, follow_moves, meta_kind, meta_length, meta_rank
 from ..rules import Kind, Rules
-from .power import PowerTables, context, hand_plays, power, split
+from .power import hand_plays, power, split
 from .state import (S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER,
                     legal, play, size_of, unseen)
 
@@ -384,10 +384,12 @@ def _bomb_rule(pt, c, w, st, following, enemy, xc, xm):
 
 
 @lru_cache(maxsize=None)
-def stand_in(rules: Rules) -> tuple[PowerTables, np.ndarray]:
+def stand_in(rules: Rules) -> tuple[None, np.ndarray]:
     """(power tables, parameters) for kernels that take the weights policy's inputs but run
-    another policy: small and never read (one compiled kernel serves every policy)."""
-    return context(rules, memo_bits=1), np.zeros(N_PARAMS)
+    another policy: no tables (numba then drops the weights branch before typing, so such a
+    kernel never compiles the weights policy) and a parameter array never read. ``rules`` is
+    the rule set the kernel plays (the same stand-in serves all)."""
+    return None, np.zeros(N_PARAMS)
 
 
 @njit(cache=True)
