@@ -9,6 +9,7 @@ worlds, and the split filter reaching determinized UCT.
 """
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -123,3 +124,58 @@ def test_determinized_uct_searches_only_the_split_filters_plays(seed):
     assert len(stats) == 3 and sum(v for v, _ in stats.values()) == 300
     every = make_agent("mcts", iterations=300, worlds=2, moves="all", width=3, seed=0, backend="numba")
     assert len(every._run_search(obs)) > 3
+
+
+def test_compiled_ismcts_scores_children_by_availability(monkeypatch):
+    """The compiled ISMCTS loop's UCB uses ln(availability), not ln(parent visits), as the
+    Python loop does (tests/agents/test_mcts.py). At the root, whose L legal moves are the same
+    in every world, the first L iterations expand one child each; iteration L + 1 selects,
+    raising every child's availability to 1, so the first L logarithms taken are ln 1 (the
+    parent's visits would give ln L); after n iterations each root child's availability is
+    n - L. Read by running the kernel's own Python source (``py_func``) with a recording
+    ``math``; its callees stay compiled."""
+    import ddzlab.agents.mcts_compiled as mcts_compiled
+    from ddzlab.rules import MINI
+    from ddzlab.search import tree
+    from ddzlab.search.tree import N_AVAIL, N_FIRST, N_NEXT
+    logs = []
+
+    class Math:
+        inf, sqrt = math.inf, math.sqrt
+
+        @staticmethod
+        def log(x):
+            logs.append(int(x))
+            return math.log(x)
+    monkeypatch.setattr(tree, "math", Math)
+    monkeypatch.setattr(mcts_compiled, "ismcts", tree.ismcts.py_func)
+    game = Game(generate_deals(1, seed=2, rules=MINI)[0], rules=MINI, landlord=0)
+    obs = game.observation(0)
+    n_legal = len(obs.legal_moves)
+    assert n_legal > 3
+    agent = make_agent("ismcts", seed=0, iterations=n_legal + 6, moves="all", others="search", backend="numba")
+    agent.play(obs)
+    assert logs[:n_legal] == [1] * n_legal
+    ints, avail, ch = agent.core_tree.ints, [], agent.core_tree.ints[0, N_FIRST]
+    while ch >= 0:
+        avail.append(int(ints[ch, N_AVAIL]))
+        ch = ints[ch, N_NEXT]
+    assert avail == [6] * n_legal
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=200", "mcts:iterations=200,worlds=2",
+                                  "mcts_cheat:iterations=200"])
+def test_compiled_searches_draw_from_the_agents_seed(spec):
+    """The kernels' random draws come from the agent's seed: the same seed gives the same root
+    statistics, and four different seeds do not all give the same (a constant kernel seed
+    would). Position: the landlord's opening lead, dozens of moves and 200 iterations."""
+    game = opening(5)
+
+    def root(seed):
+        agent = make_agent(spec, seed=seed, backend="numba")
+        if hasattr(agent, "see_all_hands"):
+            agent.see_all_hands(game)
+        return sorted((m.cards, v, r) for m, (v, r) in agent._run_search(game.observation(0)).items())
+    first = root(0)
+    assert root(0) == first
+    assert any(root(s) != first for s in (1, 2, 3))
