@@ -63,7 +63,7 @@ from ..parallel import run_chunks
 from ..rules import get_rules
 from . import store
 from .duplicate import play_seatings
-from .store import COLUMNS, BadRowsError, DamagedStoreError, StoreError
+from .store import BadRowsError, DamagedStoreError, StoreError
 
 #: where experiments are stored unless ``root`` or ``DDZLAB_EXPERIMENTS`` says otherwise
 EXPERIMENTS_DIR = DATA_DIR / "experiments"
