@@ -6,7 +6,7 @@
                 [--record FILE]
     ddzlab tournament A B C ... --deals N [--seed S] [--jobs J] [--scheduler tcp://...]
                       [--results FILE] [--out table.csv] [--record FILE]
-    ddzlab evaluate A B [--protocol douzero] [--deals 10000 | --deal-file PATH] [--seed S] [--jobs J]
+    ddzlab evaluate A B [--protocol douzero|duplicate] [--deals N | --deal-file PATH] [--seed S] [--jobs J]
                     [--name NAME] [--limit N]
     ddzlab experiment run NAME [--deals N] [--jobs J] [--scheduler tcp://...] [--quiet]
                           [--into LABEL | --publish]
@@ -304,9 +304,14 @@ def cmd_evaluate(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         print(f"\nddzlab evaluate: {what}; the finished games are stored: rerun the same command to resume",
               file=sys.stderr)
         return 130 if isinstance(e, KeyboardInterrupt) else 2
-    print(f"{args.a} (A) vs {args.b} (B), protocol {args.protocol}: {int(df.loc['combined', 'deals']):,} deals x 2 "
-          "(both role assignments on the same deals). WP and ADP (DouZero's points: 2 x 2^bombs a game) "
-          "[95% CI; combined: paired by deal]:", file=out)
+    if args.protocol == "duplicate":
+        print(f"{args.a} (A) vs {args.b} (B), protocol duplicate: {int(df.loc['A - B', 'deals']):,} deals x 6 "
+              "seatings (Botzone's duplicate format). Botzone's scores: total, mean per deal [95% CI over "
+              "deals; A - B paired by deal], and the share of landlord games won:", file=out)
+    else:
+        print(f"{args.a} (A) vs {args.b} (B), protocol {args.protocol}: {int(df.loc['combined', 'deals']):,} deals "
+              "x 2 (both role assignments on the same deals). WP and ADP (DouZero's points: 2 x 2^bombs a game) "
+              "[95% CI; combined: paired by deal]:", file=out)
     with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 120):
         print(df.to_string(), file=out)
     print(f"stored as experiment {df.attrs['experiment']} in {df.attrs['store']} (rerun to resume; "
@@ -559,13 +564,15 @@ def build_parser() -> argparse.ArgumentParser:
                          "appended to when resuming with --results); a record of another run is refused")
     sd.set_defaults(func=cmd_duel)
 
-    sv = sub.add_parser("evaluate", help="A vs B under a published protocol (douzero), stored as an experiment")
+    sv = sub.add_parser("evaluate", help="A vs B under a published protocol (douzero, duplicate), stored as an "
+                                         "experiment")
     sv.add_argument("a")
     sv.add_argument("b")
-    sv.add_argument("--protocol", choices=("douzero",), default="douzero",
-                    help="douzero: both role assignments on the same deals, DouZero's WP and ADP (default)")
-    sv.add_argument("--deals", type=_positive_int, default=10_000,
-                    help="number of deals generated from --seed (default 10,000)")
+    sv.add_argument("--protocol", choices=("douzero", "duplicate"), default="douzero",
+                    help="douzero: both role assignments on the same deals, DouZero's WP and ADP (default); "
+                         "duplicate: every deal in the six seatings of A and B, Botzone's scores")
+    sv.add_argument("--deals", type=_positive_int, default=None,
+                    help="number of deals generated from --seed (default 10,000; duplicate 2,000)")
     sv.add_argument("--deal-file", default=None,
                     help="read deals from this file instead: a ddzlab deal file, or DouZero's eval_data.pkl "
                          "(read without unpickling anything but card lists)")

@@ -22,6 +22,11 @@ checksum and, per run, the code version and how many games it added). The work r
 by deal — every pair on deal 0, then deal 1 ... — so a partial experiment holds every pair
 on a common prefix of the deals.
 
+``layout="duplicate"``: every pair plays every deal six times instead, once in each seating
+of Botzone's duplicate format (`ddzlab.experiments.duplicate`), stored one row per game in
+the store's duplicate layout (`ddzlab.experiments.store.DUPLICATE`); resuming, checking and
+repairing work the same.
+
 >>> import tempfile
 >>> exp = Experiment("demo", configs=["smallest", "random"], opponents=["greedy"], deals=2, seed=1)
 >>> with tempfile.TemporaryDirectory() as d:
@@ -57,7 +62,8 @@ from ..deals import Deal, generate_deals, parse_deals, read_deals, write_deals
 from ..parallel import run_chunks
 from ..rules import get_rules
 from . import store
-from .store import COLUMNS, BadRowsError, DamagedStoreError, StoreError
+from .duplicate import play_seatings
+from .store import BadRowsError, DamagedStoreError, StoreError
 
 #: where experiments are stored unless ``root`` or ``DDZLAB_EXPERIMENTS`` says otherwise
 EXPERIMENTS_DIR = DATA_DIR / "experiments"
@@ -66,6 +72,8 @@ USER_EXPERIMENTS_DIR = DATA_DIR / "experiments-user"
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 COMPACT_EVERY = 200          # members appended before the store is compacted into one
 MAX_CHUNK = 8                # (config, opponent, deal) units per parallel task at most
+#: how each pair plays a deal: ``sides`` (the arena's two games) or ``duplicate`` (six seatings)
+LAYOUTS = {"sides": store.GAMES, "duplicate": store.DUPLICATE}
 
 Spec = Union[str, tuple]
 
@@ -118,6 +126,8 @@ class Experiment:
     ``deals``: a number of deals generated from ``deal_seed`` (default ``seed``), or the
     name of a deal file (``"standard_1000"`` in ``data/deals``, or a path).
     ``seed``: the arena seed the agents' per-game seeds derive from.
+    ``layout``: ``"sides"`` (the default: two games a deal, sides swapped) or
+    ``"duplicate"`` (six games a deal, one per seating of Botzone's duplicate format).
     """
     name: str
     configs: Any
@@ -127,6 +137,7 @@ class Experiment:
     seed: int = 0
     deal_seed: Optional[int] = None
     description: str = ""
+    layout: str = "sides"
     _deal_cache: list = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -140,6 +151,18 @@ class Experiment:
             raise ExperimentError(f"{self.name}: deals must be a positive number or a deal file, got {self.deals!r}")
         if self.opponents is None and len(self.configs) < 2:
             raise ExperimentError(f"{self.name}: a round robin needs at least two configs")
+        if self.layout not in LAYOUTS:
+            raise ExperimentError(f"{self.name}: layout {self.layout!r} is not one of {', '.join(LAYOUTS)}")
+
+    @property
+    def schema(self) -> store.Schema:
+        """The layout of the stored rows (`ddzlab.experiments.store.Schema`)."""
+        return LAYOUTS[self.layout]
+
+    @property
+    def games_per_deal(self) -> int:
+        """Games each pair plays on a deal: 2 (sides swapped) or 6 (the duplicate seatings)."""
+        return len(self.schema.games)
 
     @property
     def round_robin(self) -> bool:
@@ -191,11 +214,14 @@ class Experiment:
             return None if group is None else {k: (v if isinstance(v, str) else [v[0], v[1]])
                                                for k, v in group.items()}
         deals = self.deal_list()
-        return {"name": self.name, "description": self.description, "configs": enc(self.configs),
-                "opponents": enc(self.opponents), "round_robin": self.round_robin,
-                "deals": {"source": self.deals, "deal_seed": self.deal_seed, "count": len(deals),
-                          "crc32": _deal_crc(deals)},
-                "rules": get_rules(self.rules).name, "seed": self.seed, "columns": COLUMNS}
+        out = {"name": self.name, "description": self.description, "configs": enc(self.configs),
+               "opponents": enc(self.opponents), "round_robin": self.round_robin,
+               "deals": {"source": self.deals, "deal_seed": self.deal_seed, "count": len(deals),
+                         "crc32": _deal_crc(deals)},
+               "rules": get_rules(self.rules).name, "seed": self.seed, "columns": list(self.schema.columns)}
+        if self.layout != "sides":          # the key is absent from every store of the sides layout
+            out["layout"] = self.layout
+        return out
 
 
 def _deal_crc(deals: Sequence[Deal]) -> str:
@@ -291,6 +317,9 @@ def _check_stored(exp: Experiment, folder: Path) -> dict:
         old = json.loads(meta_path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise ExperimentError(f"{meta_path}: not readable JSON ({e})") from None
+    if old.get("layout", "sides") != exp.layout:
+        raise ExperimentError(f"{folder} was played in the {old.get('layout', 'sides')!r} layout, this experiment "
+                              f"has {exp.layout!r}; give it another name")
     for key in ("rules", "seed"):
         if old.get(key) != spec[key]:
             raise ExperimentError(f"{folder} was played with {key}={old.get(key)!r}, this experiment has "
@@ -335,9 +364,14 @@ def _write_deals(exp: Experiment, folder: Path) -> None:
 
 # -- playing -------------------------------------------------------------------------------
 def _play_units(specs: Mapping[str, Spec], rules: Any, seed: int,
-                units: list[tuple[str, str, int, Deal]]) -> list[tuple]:
-    """Store rows (`COLUMNS`) of both games of each (config, opponent, deal index, deal)."""
-    out = []
+                units: list[tuple[str, str, int, Deal]], layout: str = "sides") -> list[tuple]:
+    """Store rows (`COLUMNS`) of both games of each (config, opponent, deal index, deal); in
+    the duplicate layout (`ddzlab.experiments.store.DUPLICATE_COLUMNS`) of its six games."""
+    out: list[tuple] = []
+    if layout == "duplicate":
+        for c, o, index, deal in units:
+            out.extend((c, o, index, *row) for row in play_seatings(specs[c], specs[o], deal, index, rules, seed))
+        return out
     for c, o, index, deal in units:
         for row in play_deal(specs[c], specs[o], deal, index, rules, seed, timed=True):
             _, a_landlord, _, a_won, _, points, moves, a_sec, a_moves, b_sec, b_moves = row
@@ -370,7 +404,7 @@ def _missing_deals(exp: Experiment, df: pd.DataFrame, n: int) -> list[int]:
     """The deals among the first ``n`` on which a pair of the grid lacks a game."""
     have = df.groupby(["config", "opponent", "deal"]).size() if len(df) else pd.Series(dtype=int)
     pairs = exp.pairs()
-    return [i for i in range(n) if any(have.get((c, o, i), 0) != 2 for c, o in pairs)]
+    return [i for i in range(n) if any(have.get((c, o, i), 0) != exp.games_per_deal for c, o in pairs)]
 
 
 def _stored_rows(exp: Experiment, folder: Path, root: Union[str, Path, None],
@@ -383,7 +417,7 @@ def _stored_rows(exp: Experiment, folder: Path, root: Union[str, Path, None],
     were published are the rows of a publishing run that stopped, which this run publishes."""
     path = folder / "games.csv.gz"
     repair = _repair_command(exp.name, folder, root)
-    got = store.read_store(path)
+    got = store.read_store(path, exp.schema)
     meta = _read_meta(folder)
     published = meta.get("published")
     df = got.rows
@@ -492,7 +526,7 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
         _stored_rows(exp, folder, root, publishing=publish)   # refuses damage and bad rows: nothing written yet
         meta = _check_stored(exp, folder)
         _write_deals(exp, folder)
-        stored = store.compact(path, repair)
+        stored = store.compact(path, repair, exp.schema)
         done = set(zip(stored["config"], stored["opponent"], stored["deal"]))
         units = [(c, o, i, deal_list[i]) for i in range(n) for c, o in pairs if (c, o, i) not in done]
         if not units and not (publish and meta.get("published") != _published(exp, stored)):
@@ -504,13 +538,13 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
         rules = get_rules(exp.rules)
         parallel = n_jobs > 1 or scheduler is not None
         chunks = _chunked(units, n_jobs, parallel)
-        func = partial(_play_units, specs, rules, exp.seed)
+        func = partial(_play_units, specs, rules, exp.seed, layout=exp.layout)
         client: Any = _connect(scheduler) if scheduler is not None else nullcontext()
         bar = None
         if progress:
             from tqdm.auto import tqdm
-            total = 2 * n * len(pairs)
-            bar = tqdm(total=total, initial=total - 2 * len(units), unit="game", desc=exp.name)
+            total = exp.games_per_deal * n * len(pairs)
+            bar = tqdm(total=total, initial=total - exp.games_per_deal * len(units), unit="game", desc=exp.name)
         added = 0
         members = 0
         seq = len(stored)
@@ -519,21 +553,21 @@ def run_experiment(name_or_exp: Union[str, Experiment], deals: Optional[int] = N
                 parts: Iterable = run_chunks(func, chunks, n_jobs if parallel else 1,
                                              "dask" if scheduler is not None else None)
                 for rows in parts:
-                    store.append(path, rows, seq)
+                    store.append(path, rows, seq, exp.schema)
                     seq += len(rows)
                     added += len(rows)
                     members += 1
                     if bar is not None:
                         bar.update(len(rows))
                     if members >= COMPACT_EVERY:
-                        seq = len(store.compact(path, repair))
+                        seq = len(store.compact(path, repair, exp.schema))
                         members = 0
         finally:
             if bar is not None:
                 bar.close()
-            final = store.compact(path, repair)
+            final = store.compact(path, repair, exp.schema)
             run.update({"finished": _now(), "games_added": added,
-                        "complete": added == 2 * len(units)})
+                        "complete": added == exp.games_per_deal * len(units)})
             if publish:
                 meta["published"] = _published(exp, final)
             _write_json(folder / "experiment.json", meta)
@@ -575,9 +609,9 @@ def repair_experiment(name_or_exp: Union[str, Experiment], root: Union[str, Path
 
     with store.locked(folder):
         done = store.repair(path, disagree, "rows that disagree with the catalog (agent, pair or deal "
-                                            f"{exp.name} does not have)")
+                                            f"{exp.name} does not have)", exp.schema)
         if meta:
-            kept = store.read_store(path).rows
+            kept = store.read_store(path, exp.schema).rows
             meta.setdefault("repairs", []).append({"at": _now(), "code": code_version(), "kept": done.kept,
                                                    "dropped": done.dropped,
                                                    "damage": [d.describe() for d in done.damage]})
@@ -611,7 +645,8 @@ def load_games(name_or_exp: Union[str, Experiment], root: Union[str, Path, None]
     if into is None and os.environ.get(USER_RUNS_ENV) and (user_dir(exp.name, root) / "games.csv.gz").exists():
         folder = user_dir(exp.name, root)
     df = _stored_rows(exp, folder, root, allow_damaged)
-    damage = [d.describe() for d in store.read_store(folder / "games.csv.gz").damage] if allow_damaged else []
+    damage = [d.describe() for d in store.read_store(folder / "games.csv.gz", exp.schema).damage] \
+        if allow_damaged else []
     pairs = exp.pairs()
     if not all_rows and len(df):
         keep = pd.Series(list(zip(df["config"], df["opponent"])), index=df.index, dtype=object).isin(pairs)
@@ -629,12 +664,14 @@ def load_games(name_or_exp: Union[str, Experiment], root: Union[str, Path, None]
 
 
 def deals_complete(games: pd.DataFrame, pairs: Sequence[tuple[str, str]]) -> int:
-    """How many leading deals (0, 1, 2 ...) every pair has played both games of."""
+    """How many leading deals (0, 1, 2 ...) every pair has played all games of (both roles;
+    in the duplicate layout the six seatings)."""
     if not len(games) or not pairs:
         return 0
+    schema = store.schema_of(games)
     wanted = pd.Series(list(zip(games["config"], games["opponent"])), index=games.index, dtype=object).isin(pairs)
-    games = games[wanted].drop_duplicates(["config", "opponent", "deal", "role"])
-    full = games.groupby("deal").size() == 2 * len(pairs)
+    games = games[wanted].drop_duplicates(schema.key)
+    full = games.groupby("deal").size() == len(schema.games) * len(pairs)
     n = 0
     while full.get(n, False):
         n += 1
@@ -655,6 +692,9 @@ def arena_games(games: pd.DataFrame) -> pd.DataFrame:
     ``a`` = config, ``b`` = opponent), so `ddzlab.arena.tournament_table` and the tournament
     plots read an experiment."""
     from ..arena import TOURNAMENT_GAME_COLUMNS
+    if "role" not in games.columns:
+        raise ExperimentError("arena_games reads rows of the sides layout (a role per row); these are "
+                              "duplicate-format rows: read them with ddzlab.experiments.protocols.duplicate_table")
     landlord = games["role"] == "landlord"
     won = games["won"].astype(bool)
     out = pd.DataFrame({
@@ -702,7 +742,7 @@ def status(root: Union[str, Path, None] = None) -> pd.DataFrame:
         planned, deals, done, pairs = math.nan, meta.get("deals", {}).get("count"), math.nan, math.nan
         try:
             if exp is not None:
-                planned = 2 * exp.n_deals * len(exp.pairs())
+                planned = exp.games_per_deal * exp.n_deals * len(exp.pairs())
                 deals, pairs = exp.n_deals, len(exp.pairs())
                 loaded = load_games(exp, root=root, into=label)
                 games, done = len(loaded), loaded.attrs["deals_complete"]

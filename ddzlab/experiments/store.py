@@ -25,6 +25,12 @@ what it dropped. A lock file (`locked`) keeps two runs from appending to the sam
 
 Files in the format before blocks (plain members, no ``check`` column) are read as before;
 `write` converts them.
+
+Two layouts of rows (`Schema`): `GAMES` (`COLUMNS`: a game from the side of ``config``, its
+``role``; a deal's two games, ``config`` as landlord and as farmers) and `DUPLICATE`
+(`DUPLICATE_COLUMNS`: the six games of a deal in Botzone's duplicate format, one per
+``seats``, `ddzlab.experiments.duplicate`). A file's header line says which it holds;
+everything here reads, checks, sorts and repairs both.
 """
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ import warnings
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
@@ -42,6 +49,7 @@ import pandas as pd
 
 from ..errors import DdzError
 from ..gzmembers import block, complete_members, has_blocks, scan_blocks
+from .duplicate import SEATINGS
 
 #: one row per game, from the side of ``config`` (the configuration under study)
 COLUMNS = ["config", "opponent", "deal", "role", "won", "points", "moves", "seconds", "plays",
@@ -57,6 +65,62 @@ KEY = ["config", "opponent", "deal", "role"]
 BLOCK_ROWS = 256
 HEADER_LINE = ",".join(COLUMNS + [CHECK])
 _LEGACY_HEADER = ",".join(COLUMNS)
+#: one row per game of the duplicate format: ``seats`` the seating (``config`` = A, ``opponent``
+#: = B, seat 0 the landlord), ``points0..2`` each seat's move points in hundredths, the clock
+#: columns summed over the seats of ``config`` and of ``opponent``
+DUPLICATE_COLUMNS = ["config", "opponent", "deal", "seats", "landlord_won", "bombs", "moves", "points0",
+                     "points1", "points2", "seconds", "plays", "opp_seconds", "opp_plays"]
+DUPLICATE_DTYPES = {"config": str, "opponent": str, "deal": "int64", "seats": str, "landlord_won": "int8",
+                    "bombs": "int64", "moves": "int64", "points0": "int64", "points1": "int64",
+                    "points2": "int64", "seconds": float, "plays": "int64", "opp_seconds": float,
+                    "opp_plays": "int64"}
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A layout of stored rows: the columns and their types, the column that tells a deal's
+    games of one pair apart (``game``) and the values it takes (``games``: every (config,
+    opponent, deal) stored holds each of them once), the 0/1 column (``flag``)."""
+    name: str
+    columns: tuple[str, ...]
+    dtypes: dict
+    game: str
+    games: tuple[str, ...]
+    flag: str
+
+    @property
+    def key(self) -> list[str]:
+        return ["config", "opponent", "deal", self.game]
+
+    @cached_property
+    def header(self) -> str:
+        return ",".join(self.columns + (CHECK,))
+
+    def sort_order(self) -> dict[str, int]:
+        return {g: i for i, g in enumerate(self.games)}
+
+
+GAMES = Schema("sides", tuple(COLUMNS), DTYPES, "role", ROLES, "won")
+DUPLICATE = Schema("duplicate", tuple(DUPLICATE_COLUMNS), DUPLICATE_DTYPES, "seats", SEATINGS, "landlord_won")
+SCHEMAS = {s.name: s for s in (GAMES, DUPLICATE)}
+
+
+def schema_of(df: pd.DataFrame) -> Schema:
+    """The layout whose columns ``df`` has (`GAMES` unless it has the duplicate columns)."""
+    return DUPLICATE if "seats" in df.columns else GAMES
+
+
+def _sniff(data: bytes) -> Optional[Schema]:
+    """The layout named by the header line of a store file's first gzip member, if it names one."""
+    try:
+        first = zlib.decompressobj(31).decompress(data, 4096)
+    except zlib.error:
+        return None
+    line = first.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    for schema in SCHEMAS.values():
+        if line == schema.header:
+            return schema
+    return None
 
 
 class StoreError(DdzError):
@@ -110,6 +174,7 @@ class StoreRead:
     legacy: bool = False
     sealed: bool = False            # every block was written by `write` (nothing appended since)
     next_seq: int = 0               # the row index the next appended block starts at
+    schema: Schema = GAMES          # the layout of the rows
 
     @property
     def damaged(self) -> bool:
@@ -124,15 +189,15 @@ class StoreRead:
         return "\n".join(lines)
 
 
-def empty() -> pd.DataFrame:
+def empty(schema: Schema = GAMES) -> pd.DataFrame:
     """A frame of no rows with the store's columns and types."""
-    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in DTYPES.items()})
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in schema.dtypes.items()})
 
 
-def _checked(line: bytes) -> Optional[str]:
+def _checked(line: bytes, schema: Schema = GAMES) -> Optional[str]:
     """The row text of a stored line (without its check) if the check holds, else None."""
     body, sep, check = line.rpartition(b",")
-    if not sep or len(check) != 8 or body.count(b",") != len(COLUMNS) - 1:
+    if not sep or len(check) != 8 or body.count(b",") != len(schema.columns) - 1:
         return None
     if f"{zlib.crc32(body):08x}".encode() != check:
         return None
@@ -142,20 +207,20 @@ def _checked(line: bytes) -> Optional[str]:
         return None
 
 
-def _parse(path: Path, bodies: list[str]) -> pd.DataFrame:
+def _parse(path: Path, bodies: list[str], schema: Schema = GAMES) -> pd.DataFrame:
     """The checked row texts as a frame; `BadRowsError` when a value does not parse."""
     if not bodies:
-        return empty()
-    text = _LEGACY_HEADER + "\n" + "\n".join(bodies) + "\n"
+        return empty(schema)
+    text = ",".join(schema.columns) + "\n" + "\n".join(bodies) + "\n"
     try:
-        df = pd.read_csv(io.StringIO(text), dtype=DTYPES, keep_default_na=False)
+        df = pd.read_csv(io.StringIO(text), dtype=schema.dtypes, keep_default_na=False)
     except (ValueError, pd.errors.ParserError) as e:
         raise BadRowsError(f"{path}: a stored row does not parse ({e})") from None
-    if list(df.columns) != COLUMNS or len(df) != len(bodies):
-        raise BadRowsError(f"{path}: the rows do not have the store's {len(COLUMNS)} columns")
-    bad = ~df["role"].isin(ROLES) | ~df["won"].isin((0, 1))
+    if tuple(df.columns) != schema.columns or len(df) != len(bodies):
+        raise BadRowsError(f"{path}: the rows do not have the store's {len(schema.columns)} columns")
+    bad = ~df[schema.game].isin(schema.games) | ~df[schema.flag].isin((0, 1))
     if bad.any():
-        raise BadRowsError(f"{path}: {int(bad.sum())} row(s) with a bad role or won value, "
+        raise BadRowsError(f"{path}: {int(bad.sum())} row(s) with a bad {schema.game} or {schema.flag} value, "
                            f"e.g. {df[bad].iloc[0].to_dict()}")
     return df
 
@@ -181,29 +246,37 @@ def _read_legacy(path: Path, data: bytes) -> StoreRead:
     return StoreRead(path, df, interrupted=len(data) - end, legacy=True, next_seq=len(df))
 
 
-def _read_unblocked(path: Path, data: bytes) -> StoreRead:
+def _read_unblocked(path: Path, data: bytes, schema: Schema) -> StoreRead:
     """Stored rows in plain gzip members (the file was recompressed by another program): each
     row is kept if its check holds; the whole file is reported as damage (no block tells
     which rows are missing)."""
     members, end = complete_members(data)
     lines = b"".join(members).split(b"\n")
-    bodies = [b for b in (_checked(line) for line in lines if line and line != HEADER_LINE.encode()) if b is not None]
-    bad = sum(1 for line in lines if line and line != HEADER_LINE.encode()) - len(bodies)
+    head = schema.header.encode()
+    bodies = [b for b in (_checked(line, schema) for line in lines if line and line != head) if b is not None]
+    bad = sum(1 for line in lines if line and line != head) - len(bodies)
     damage = [Damage(0, len(data), f"no block headers (rewritten by another program?); {bad} row(s) fail their "
                      "check" + (f", {len(data) - end} bytes after the last whole gzip member" if end < len(data)
                                 else ""), None, len(bodies))]
-    return StoreRead(path, _parse(path, bodies), damage, next_seq=len(bodies))
+    return StoreRead(path, _parse(path, bodies, schema), damage, next_seq=len(bodies), schema=schema)
 
 
-def read_store(path: Path) -> StoreRead:
+def read_store(path: Path, schema: Optional[Schema] = None) -> StoreRead:
     """Every intact row of the store file ``path`` and a list of its damage; raises only
-    for a file that is no experiment store or rows that do not parse."""
+    for a file that is no experiment store, holds rows of another layout than ``schema``
+    (default: the layout its header names, else `GAMES`) or rows that do not parse."""
     path = Path(path)
+    want = schema or GAMES
     if not path.exists():
-        return StoreRead(path, empty())
+        return StoreRead(path, empty(want), schema=want)
     data = path.read_bytes()
     if not data:
-        return StoreRead(path, empty())
+        return StoreRead(path, empty(want), schema=want)
+    found = _sniff(data)
+    if schema is not None and found is not None and found is not schema:
+        raise StoreError(f"{path} holds games of the {found.name!r} layout ({found.game} column), not "
+                         f"{schema.name!r}: the store of another protocol; give the run another name")
+    schema = found or want
     if not has_blocks(data):
         if data[:3] == b"\x1f\x8b\x08":
             try:
@@ -212,11 +285,11 @@ def read_store(path: Path) -> StoreRead:
                 first = []
             if first and first[0].startswith(_LEGACY_HEADER.encode() + b"\n"):
                 return _read_legacy(path, data)
-            if first and not first[0].startswith(HEADER_LINE.encode()):
+            if first and not first[0].startswith(schema.header.encode()):
                 raise StoreError(f"{path}: not an experiment store (first line "
-                                 f"{first[0].splitlines()[0][:80]!r}, expected {HEADER_LINE!r})")
+                                 f"{first[0].splitlines()[0][:80]!r}, expected {schema.header!r})")
             if first:                        # our rows, recompressed by another program: check each row
-                return _read_unblocked(path, data)
+                return _read_unblocked(path, data, schema)
     pieces = scan_blocks(data)
     # the rows each piece holds: from its header, else between its neighbours' rows
     spans: list[Optional[tuple[int, int]]] = [(p.header.seq, p.header.seq + p.header.count)
@@ -250,10 +323,11 @@ def read_store(path: Path) -> StoreRead:
             lines.pop()
         seq = span[0] if span else None
         good, bad = [], 0
+        head = schema.header.encode()
         for line in lines:
-            if line == HEADER_LINE.encode():
+            if line == head:
                 continue
-            body = _checked(line)
+            body = _checked(line, schema)
             if body is None:
                 bad += 1
             else:
@@ -285,23 +359,23 @@ def read_store(path: Path) -> StoreRead:
     for d in damage:
         if d.rows is not None and d.lost:
             d.near = _near(kept, d.rows[0], d.rows[1])
-    df = _parse(path, [r for _, r in kept])
+    df = _parse(path, [r for _, r in kept], schema)
     sealed = bool(pieces) and all(p.ok and p.header is not None and p.header.sealed for p in pieces)
-    return StoreRead(path, df, damage, interrupted, sealed=sealed and not damage, next_seq=expect)
+    return StoreRead(path, df, damage, interrupted, sealed=sealed and not damage, next_seq=expect, schema=schema)
 
 
-def read_rows(path: Path, repair: str = "") -> tuple[pd.DataFrame, int]:
-    """The rows of a store file (`COLUMNS`) and the bytes of an interrupted last write
-    (dropped, with a warning; those games are replayed). Raises `DamagedStoreError` (with
-    ``repair``, the command that repairs it) when any other byte is damaged."""
-    got = _undamaged(path, repair)
+def read_rows(path: Path, repair: str = "", schema: Optional[Schema] = None) -> tuple[pd.DataFrame, int]:
+    """The rows of a store file (`COLUMNS`, or its layout's) and the bytes of an interrupted
+    last write (dropped, with a warning; those games are replayed). Raises `DamagedStoreError`
+    (with ``repair``, the command that repairs it) when any other byte is damaged."""
+    got = _undamaged(path, repair, schema)
     return got.rows, got.interrupted
 
 
-def _undamaged(path: Path, repair: str) -> StoreRead:
+def _undamaged(path: Path, repair: str, schema: Optional[Schema] = None) -> StoreRead:
     """`read_store` of a store that may have lost only an interrupted last write (warned:
     those games are replayed); any other damage raises `DamagedStoreError` naming ``repair``."""
-    got = read_store(path)
+    got = read_store(path, schema)
     if got.damaged:
         raise DamagedStoreError(got.describe(repair), got)
     if got.interrupted:
@@ -311,16 +385,27 @@ def _undamaged(path: Path, repair: str) -> StoreRead:
     return got
 
 
+def _incomplete(df: pd.DataFrame, schema: Schema) -> pd.Series:
+    """The rows whose (config, opponent, deal) lacks some of its games (`Schema.games`)."""
+    if not len(df):
+        return pd.Series(False, index=df.index)
+    return df.groupby(schema.key[:3])[schema.game].transform("size") != len(schema.games)
+
+
 def check_rows(path: Path, df: pd.DataFrame) -> None:
-    """`BadRowsError` when a game is stored twice or has only one of its two roles."""
-    twice = df.duplicated(KEY, keep=False)
+    """`BadRowsError` when a game is stored twice or a deal of a pair lacks some of its games
+    (one of its two roles; one of its six seatings)."""
+    schema = schema_of(df)
+    key = schema.key
+    twice = df.duplicated(key, keep=False)
     if twice.any():
         raise BadRowsError(f"{path}: {int(twice.sum())} rows store the same game twice, e.g. "
-                           f"{df[twice].iloc[0][KEY].to_dict()}; was the experiment run twice at once?")
-    single = df.groupby(KEY[:3])["role"].transform("size") != 2
+                           f"{df[twice].iloc[0][key].to_dict()}; was the experiment run twice at once?")
+    single = _incomplete(df, schema)
     if single.any():
-        raise BadRowsError(f"{path}: {int(single.sum())} game(s) with only one of their two roles "
-                           f"stored, e.g. {df[single].iloc[0][KEY].to_dict()}")
+        what = "only one of their two roles" if schema is GAMES else "not all six seatings"
+        raise BadRowsError(f"{path}: {int(single.sum())} game(s) with {what} "
+                           f"stored, e.g. {df[single].iloc[0][key].to_dict()}")
 
 
 def _lines(rows: Sequence[tuple]) -> list[bytes]:
@@ -331,22 +416,22 @@ def _lines(rows: Sequence[tuple]) -> list[bytes]:
     return out
 
 
-def to_csv(rows: Sequence[tuple], header: bool) -> bytes:
+def to_csv(rows: Sequence[tuple], header: bool, schema: Schema = GAMES) -> bytes:
     """Rows as stored CSV text: seconds to the microsecond, each row ending in its check."""
-    return (HEADER_LINE.encode() + b"\n" if header else b"") + b"".join(_lines(rows))
+    return (schema.header.encode() + b"\n" if header else b"") + b"".join(_lines(rows))
 
 
-def append(path: Path, rows: Sequence[tuple], seq: Optional[int] = None) -> None:
-    """Append ``rows`` to the store as one block (with the header if the file is new),
-    flushed to disk before returning. ``seq``: the row index of the first of them (default:
-    read from the file, which must then be intact)."""
+def append(path: Path, rows: Sequence[tuple], seq: Optional[int] = None, schema: Schema = GAMES) -> None:
+    """Append ``rows`` (of ``schema``'s columns) to the store as one block (with the header if
+    the file is new), flushed to disk before returning. ``seq``: the row index of the first
+    of them (default: read from the file, which must then be intact)."""
     if not rows:
         return
     path = Path(path)
     new = not path.exists() or path.stat().st_size == 0
     if seq is None:
-        seq = 0 if new else read_store(path).next_seq
-    member = block(to_csv(rows, header=new), seq, len(rows))
+        seq = 0 if new else read_store(path, schema).next_seq
+    member = block(to_csv(rows, header=new, schema=schema), seq, len(rows))
     with open(path, "ab") as f:
         f.write(member)
         f.flush()
@@ -354,20 +439,27 @@ def append(path: Path, rows: Sequence[tuple], seq: Optional[int] = None) -> None
 
 
 def sort_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows in the store's order: deal, config, opponent, landlord before farmers."""
-    df = df.assign(_r=df["role"] != "landlord").sort_values(["deal", "config", "opponent", "_r"], kind="stable")
+    """Rows in the store's order: deal, config, opponent, then landlord before farmers (the
+    duplicate layout: the seatings in `SEATINGS` order)."""
+    schema = schema_of(df)
+    if schema is GAMES:
+        rank = df["role"] != "landlord"
+    else:
+        rank = df[schema.game].map(schema.sort_order()).astype("int64")
+    df = df.assign(_r=rank).sort_values(["deal", "config", "opponent", "_r"], kind="stable")
     return df.drop(columns="_r").reset_index(drop=True)
 
 
 def encode(df: pd.DataFrame) -> bytes:
     """The rows as a whole store file: sealed blocks of `BLOCK_ROWS` rows, each naming the
     file's row count."""
-    lines = _lines(list(df[COLUMNS].itertuples(index=False, name=None)))
+    schema = schema_of(df)
+    lines = _lines(list(df[list(schema.columns)].itertuples(index=False, name=None)))
     n = len(lines)
     out = []
     for start in range(0, max(n, 1), BLOCK_ROWS):
         chunk = lines[start:start + BLOCK_ROWS]
-        text = (HEADER_LINE.encode() + b"\n" if start == 0 else b"") + b"".join(chunk)
+        text = (schema.header.encode() + b"\n" if start == 0 else b"") + b"".join(chunk)
         out.append(block(text, start, len(chunk), total=n, sealed=True))
     return b"".join(out)
 
@@ -389,13 +481,13 @@ def write(path: Path, df: pd.DataFrame) -> None:
         os.close(dir_fd)
 
 
-def compact(path: Path, repair: str = "") -> pd.DataFrame:
+def compact(path: Path, repair: str = "", schema: Optional[Schema] = None) -> pd.DataFrame:
     """The stored rows in store order, after rewriting the file as sealed blocks when a run
     appended to it (an interrupted last write dropped). Refuses a damaged store
     (`DamagedStoreError`, naming ``repair``) and bad rows (`BadRowsError`) without writing.
     An intact sealed store is left byte for byte as it is."""
     path = Path(path)
-    got = _undamaged(path, repair)
+    got = _undamaged(path, repair, schema)
     df = got.rows
     check_rows(path, df)
     ordered = sort_rows(df)
@@ -413,14 +505,16 @@ class Repair:
     backup: Optional[Path]
 
 
-def repair(path: Path, drop: Optional[Callable[[pd.DataFrame], pd.Series]] = None, why: str = "") -> Repair:
+def repair(path: Path, drop: Optional[Callable[[pd.DataFrame], pd.Series]] = None, why: str = "",
+           schema: Optional[Schema] = None) -> Repair:
     """Rewrite the store from its intact rows: rows lost in damaged bytes are gone, a game
     stored twice keeps one copy if the copies agree and none if not, a game with one role
     is dropped, and so are the rows that ``drop(rows)`` marks (reason ``why``). A damaged
     file is kept beside it as ``games.csv.gz.damaged``."""
     path = Path(path)
-    got = read_store(path)
+    got = read_store(path, schema)
     df = got.rows
+    key = got.schema.key
     dropped: dict[str, int] = {}
     if got.damage:
         lost = sum(d.lost or 0 for d in got.damage)
@@ -436,13 +530,15 @@ def repair(path: Path, drop: Optional[Callable[[pd.DataFrame], pd.Series]] = Non
     if exact.any():
         dropped["exact copies of a stored game"] = int(exact.sum())
         df = df[~exact]
-    clash = df.duplicated(KEY, keep=False)
+    clash = df.duplicated(key, keep=False)
     if clash.any():
         dropped["copies of a game that disagree (all dropped)"] = int(clash.sum())
         df = df[~clash]
-    single = df.groupby(KEY[:3])["role"].transform("size") != 2 if len(df) else df["role"].astype(bool)
+    single = _incomplete(df, got.schema)
     if single.any():
-        dropped["games with one role left (the other lost)"] = int(single.sum())
+        what = "games with one role left (the other lost)" if got.schema is GAMES else \
+            "games of a deal missing some of its six seatings"
+        dropped[what] = int(single.sum())
         df = df[~single]
     backup = None
     if got.damage and path.exists():
@@ -472,5 +568,6 @@ def locked(folder: Path) -> Iterator[None]:
 
 
 __all__ = ["COLUMNS", "CHECK", "ROLES", "DTYPES", "KEY", "BLOCK_ROWS", "StoreError", "DamagedStoreError",
+           "Schema", "GAMES", "DUPLICATE", "SCHEMAS", "DUPLICATE_COLUMNS", "DUPLICATE_DTYPES", "schema_of",
            "BadRowsError", "Damage", "StoreRead", "Repair", "read_store", "read_rows", "check_rows", "empty",
            "append", "compact", "repair", "write", "encode", "sort_rows", "locked", "to_csv"]
