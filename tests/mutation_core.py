@@ -16,6 +16,12 @@ killed + survived (timeouts count as killed), for the sample and per module. The
 (``.mutation/core/session.sqlite``) is kept: run it again and it continues.
 
     python tests/mutation_core.py [--sample 320] [--seed 2026] [--positions 1500]
+    python tests/mutation_core.py --group loops [--sample 100]
+
+``--group loops`` mutates the search loops instead (`LOOPS`: the UCT and ISMCTS iterations,
+world sampling, the likelihood guessers, the endgame solver), which the equality check does
+not reach: each mutant runs the test files of the module it mutates (`LOOP_TESTS`, JIT off,
+about three CPU minutes for all of them unmutated), in ``.mutation/loops/``.
 
 The default check is the suite's (tests/search/test_compiled.py: 1,500 positions, seed 3, standard
 and mini rules), about half a CPU minute a mutant; ``--positions 300`` is a screen on the
@@ -33,13 +39,22 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORK = ROOT / ".mutation" / "core"
 #: the kernel modules compared by tests/compiled_check.py
 MODULES = ["ddzlab/moves/compiled.py", "ddzlab/search/state.py", "ddzlab/search/policies.py",
            "ddzlab/search/power.py", "ddzlab/search/weights.py"]
 #: the compiled tests a mutant that passes the check must also pass (run with the JIT off)
 STAGE_TWO = ["tests/search/test_compiled.py", "tests/agents/test_weights_compiled.py", "tests/search/test_compiled_guessing.py",
              "tests/agents/test_mcts.py"]
+#: the search loops and the test files that exercise each, run for a mutant of that module
+LOOP_TESTS = {
+    "ddzlab/search/tree.py": ["tests/agents/test_mcts_compiled_definitions.py", "tests/agents/test_mcts_bias.py",
+                              "tests/search/test_compiled.py"],
+    "ddzlab/search/sample.py": ["tests/search/test_compiled.py", "tests/search/test_compiled_guessing.py",
+                                "tests/agents/test_mcts_compiled_definitions.py"],
+    "ddzlab/search/likelihood.py": ["tests/search/test_compiled_guessing.py"],
+    "ddzlab/search/endgame.py": ["tests/search/test_search_endgame.py"],
+}
+LOOPS = list(LOOP_TESTS)
 #: cosmic-ray operators of mutmut's kind (neighbour swaps, numbers, negations, empty loops)
 OPERATORS = {f"core/{name}" for name in (
     "ReplaceBinaryOperator_Add_Sub", "ReplaceBinaryOperator_Sub_Add", "ReplaceBinaryOperator_Mul_Div",
@@ -54,30 +69,60 @@ OPERATORS = {f"core/{name}" for name in (
     "ReplaceUnaryOperator_USub_UAdd", "ReplaceUnaryOperator_Delete_USub", "ReplaceUnaryOperator_Delete_Not")}
 
 
-def setup(positions: int) -> Path:
-    """A fresh copy of the sources and tests in `WORK` and the session's config."""
-    WORK.mkdir(parents=True, exist_ok=True)
+def mutated(work: Path) -> str:
+    """The module of `LOOPS` whose copy in ``work`` differs from the source (cosmic-ray
+    mutates one file in place per mutant)."""
+    for module in LOOPS:
+        if (work / module).read_bytes() != (ROOT / module).read_bytes():
+            return module
+    raise SystemExit("no module of LOOPS differs from its source: nothing is mutated")
+
+
+def check_loops(work: Path) -> int:
+    """Run the test files of the mutated loop module with the JIT off (the mutant's check)."""
+    tests = LOOP_TESTS[mutated(work)]
+    env = {**os.environ, "PYTHONPATH": str(work), "NUMBA_DISABLE_JIT": "1", "PYTHONDONTWRITEBYTECODE": "1",
+           "DDZLAB_SCALE": "test", "MPLBACKEND": "Agg"}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:nbmake",
+                           "-o", "addopts=", *tests], cwd=work, env=env).returncode
+
+
+def setup(positions: int, group: str = "kernels") -> Path:
+    """A fresh copy of the sources and tests in the group's work folder and the session's config."""
+    work = work_dir(group)
+    work.mkdir(parents=True, exist_ok=True)
     for name in ("ddzlab", "tests"):
-        if not (WORK / name).exists():
-            shutil.copytree(ROOT / name, WORK / name, ignore=shutil.ignore_patterns("__pycache__"))
-    data = WORK / "data"
+        if not (work / name).exists():
+            shutil.copytree(ROOT / name, work / name, ignore=shutil.ignore_patterns("__pycache__"))
+    data = work / "data"
     if not data.is_symlink():
         data.symlink_to(ROOT / "data")
     rules = "standard mini" if positions >= 1500 else "standard"
-    run = f"env PYTHONPATH={WORK} NUMBA_DISABLE_JIT=1 PYTHONDONTWRITEBYTECODE=1 {sys.executable}"
+    run = f"env PYTHONPATH={work} NUMBA_DISABLE_JIT=1 PYTHONDONTWRITEBYTECODE=1 {sys.executable}"
     steps = [f"{run} tests/compiled_check.py --positions {positions} --rules {rules} --seed 3"]
     if positions >= 1500:               # then what else the compiled tests assert, JIT off too
         steps.append(f"{run} -m pytest -q -x -p no:cacheprovider -p no:nbmake -o addopts= {' '.join(STAGE_TWO)}")
-    script = WORK / "check_mutant.sh"
+    if group == "loops":
+        steps = [f"{sys.executable} {ROOT / 'tests' / 'mutation_core.py'} --check-loops {work}"]
+    script = work / "check_mutant.sh"
     script.write_text("#!/bin/sh\nset -e\n" + "\n".join(steps) + "\n")
     command = f"sh {script}"
-    config = WORK / "core.toml"
+    config = work / "core.toml"
     config.write_text("[cosmic-ray]\n"
-                      f"module-path = {MODULES!r}\n".replace("'", '"')
+                      f"module-path = {GROUPS[group]!r}\n".replace("'", '"')
                       + "timeout = 1200.0\nexcluded-modules = []\n"
                       + f"test-command = {command!r}\n".replace("'", '"')
                       + '\n[cosmic-ray.distributor]\nname = "local"\n')
     return config
+
+
+#: the module lists of the two groups
+GROUPS = {"kernels": MODULES, "loops": LOOPS}
+
+
+def work_dir(group: str) -> Path:
+    """Where a group's copy and session live: ``.mutation/core/`` (kernels) or ``.mutation/loops/``."""
+    return ROOT / ".mutation" / ("core" if group == "kernels" else group)
 
 
 def sample(session: Path, size: int, seed: int) -> None:
@@ -94,11 +139,11 @@ def sample(session: Path, size: int, seed: int) -> None:
     print(f"{len(keep)} of {len(eligible)} mutants of mutmut's kind ({len(rows)} of every kind), seed {seed}")
 
 
-def report(session: Path) -> None:
+def report(session: Path, modules: list[str]) -> None:
     db = sqlite3.connect(session)
     rows = db.execute("select m.module_path, r.test_outcome from mutation_specs m "
                       "left join work_results r on r.job_id = m.job_id").fetchall()
-    for module in [None, *MODULES]:
+    for module in [None, *modules]:
         part = [o for m, o in rows if module is None or m == module]
         killed = sum(o == "KILLED" for o in part)
         survived = sum(o == "SURVIVED" for o in part)
@@ -106,7 +151,7 @@ def report(session: Path) -> None:
         other = len(part) - killed - survived - left          # incompetent: no valid module
         done = killed + survived
         score = f"{killed}/{done} = {100 * killed / done:.1f} %" if done else "n/a"
-        print(f"{module or 'compiled core (sample)'}: killed {killed}, survived {survived}, not run {left}, "
+        print(f"{module or 'the sample'}: killed {killed}, survived {survived}, not run {left}, "
               f"incompetent {other}; score {score}")
 
 
@@ -115,15 +160,20 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=320)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--positions", type=int, default=1500)
+    ap.add_argument("--group", choices=sorted(GROUPS), default="kernels")
+    ap.add_argument("--check-loops", type=Path, help=argparse.SUPPRESS)   # one mutant's check (cosmic-ray runs it)
     args = ap.parse_args()
-    config, session = setup(args.positions), WORK / "session.sqlite"
+    if args.check_loops:
+        sys.exit(check_loops(args.check_loops))
+    work = work_dir(args.group)
+    config, session = setup(args.positions, args.group), work / "session.sqlite"
     cr = [str(Path(sys.executable).parent / "cosmic-ray")]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     if not session.exists():
-        subprocess.run([*cr, "init", str(config), str(session)], cwd=WORK, check=True, env=env)
+        subprocess.run([*cr, "init", str(config), str(session)], cwd=work, check=True, env=env)
         sample(session, args.sample, args.seed)
-    subprocess.run(["nice", "-n", "15", *cr, "exec", str(config), str(session)], cwd=WORK, check=True, env=env)
-    report(session)
+    subprocess.run(["nice", "-n", "15", *cr, "exec", str(config), str(session)], cwd=work, check=True, env=env)
+    report(session, GROUPS[args.group])
 
 
 if __name__ == "__main__":

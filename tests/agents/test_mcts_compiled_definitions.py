@@ -133,7 +133,7 @@ def test_compiled_ismcts_scores_children_by_availability(monkeypatch):
     raising every child's availability to 1, so the first L logarithms taken are ln 1 (the
     parent's visits would give ln L); after n iterations each root child's availability is
     n - L. Read by running the kernel's own Python source (``py_func``) with a recording
-    ``math``; its callees stay compiled."""
+    ``math``; its callees stay compiled (with the JIT off, everything runs as Python)."""
     import ddzlab.agents.mcts_compiled as mcts_compiled
     from ddzlab.rules import MINI
     from ddzlab.search import tree
@@ -148,7 +148,7 @@ def test_compiled_ismcts_scores_children_by_availability(monkeypatch):
             logs.append(int(x))
             return math.log(x)
     monkeypatch.setattr(tree, "math", Math)
-    monkeypatch.setattr(mcts_compiled, "ismcts", tree.ismcts.py_func)
+    monkeypatch.setattr(mcts_compiled, "ismcts", getattr(tree.ismcts, "py_func", tree.ismcts))  # JIT off: itself
     game = Game(generate_deals(1, seed=2, rules=MINI)[0], rules=MINI, landlord=0)
     obs = game.observation(0)
     n_legal = len(obs.legal_moves)
