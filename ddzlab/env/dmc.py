@@ -20,8 +20,10 @@ that trains models in DouZero's format. What it does, in DouZero's terms:
   momentum) on their mean squared error, gradient norm clipped at 40. The run's frame count
   is the number of frames the learner has consumed (DouZero counts the same way).
 
-Actors and learner share one process and take turns: a game, then every learner step that
-is ready. With a seed the whole run is reproducible (deals and exploration from one numpy
+By default actors and learner share one process and take turns: a game, then every learner
+step that is ready. ``workers=N`` (``--workers N``) runs N local actor processes instead,
+as DouZero does: they play with shared copies of the networks while the learner learns.
+In one process, with a seed, the whole run is reproducible (deals and exploration from one numpy
 generator, initial weights from a seeded torch generator), and a run stopped at a checkpoint
 and resumed gives the same weights as one that never stopped.
 
@@ -200,6 +202,101 @@ def initial_nets(seed: int) -> dict[str, Any]:
         return {p: build_net(p) for p in POSITIONS}
 
 
+def greedy_chooser(nets: dict[str, Any], epsilon: float, rng: np.random.Generator) -> Chooser:
+    """The actors' policy: a forced move as is; else with probability ``epsilon`` a uniform
+    legal move (from ``rng``), otherwise the move of highest value under ``nets``."""
+    def choose(position: str, x: np.ndarray, z: np.ndarray, legal: Sequence[Move]) -> int:
+        n = len(legal)
+        if n == 1:
+            return 0
+        if epsilon > 0 and rng.random() < epsilon:
+            return int(rng.integers(n))
+        acts = np.stack([douzero_cards(m.cards) for m in legal]).astype(np.float32)
+        return int(np.argmax(action_values(nets[position], x, z, acts)))
+    return choose
+
+
+def _actor_process(worker: int, seed: list, cfg: DMCConfig, shared: dict[str, dict], queue: Any, stop: Any) -> None:
+    """One actor process: games with the networks' latest weights (``shared``: a state_dict
+    per position in shared memory, read before each game), each episode put on ``queue`` (as
+    plain numpy arrays) until ``stop`` is set."""
+    import queue as queue_module
+
+    torch = _torch()
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(seed)
+    rules = get_rules("standard")
+    nets = {p: build_net(p) for p in POSITIONS}
+    choose = greedy_chooser(nets, cfg.epsilon, rng)
+    try:
+        while not stop.is_set():
+            for p in POSITIONS:
+                nets[p].load_state_dict(shared[p])
+            ep = play_episode(Game(deal_cards(rules, rng), rules=rules, landlord=0), choose, cfg.objective)
+            # x_no_action differs in width between the landlord and the farmers: a list
+            item = (np.array([POSITIONS.index(q) for q in ep.positions], np.int8), ep.x, np.stack(ep.actions),
+                    np.stack(ep.z), np.array(ep.targets, np.float32), ep.landlord_return)
+            while not stop.is_set():
+                try:
+                    queue.put(item, timeout=0.5)
+                    break
+                except queue_module.Full:
+                    continue
+    except KeyboardInterrupt:
+        pass
+
+
+def _episode_from(item: tuple) -> Episode:
+    codes, xs, actions, zs, targets, r = item
+    return Episode([POSITIONS[int(c)] for c in codes], list(xs), list(actions), list(zs),
+                   [float(t) for t in targets], float(r))
+
+
+class _Actors:
+    """``workers`` local actor processes and the shared-memory weights the learner copies
+    into after every step (DouZero's scheme: an actor may read weights mid-copy)."""
+
+    def __init__(self, workers: int, cfg: DMCConfig, learner: "_Learner", seed: list) -> None:
+        torch = _torch()
+        import torch.multiprocessing as mp
+        ctx = mp.get_context("spawn")
+        self.shared = {p: {k: v.detach().clone().share_memory_() for k, v in learner.nets[p].state_dict().items()}
+                       for p in POSITIONS}
+        self.queue = ctx.Queue(maxsize=4 * workers)
+        self.stop = ctx.Event()
+        self.torch = torch
+        self.procs = [ctx.Process(target=_actor_process, args=(i, [*seed, i], cfg, self.shared, self.queue, self.stop),
+                                  daemon=True) for i in range(workers)]
+        for proc in self.procs:
+            proc.start()
+
+    def sync(self, learner: "_Learner", position: str) -> None:
+        shared = self.shared[position]
+        with self.torch.no_grad():
+            for k, v in learner.nets[position].state_dict().items():
+                shared[k].copy_(v)
+
+    def episode(self) -> Episode:
+        import queue as queue_module
+        while True:
+            try:
+                return _episode_from(self.queue.get(timeout=1.0))
+            except queue_module.Empty:
+                dead = [p.exitcode for p in self.procs if not p.is_alive()]
+                if dead:
+                    raise RuntimeError(f"an actor process ended (exit codes {dead})") from None
+
+    def close(self) -> None:
+        self.stop.set()
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=5)
+        self.queue.cancel_join_thread()
+        self.queue.close()
+
+
 class _Learner:
     """The three networks, their optimisers and the queued frames of each position."""
 
@@ -345,18 +442,24 @@ class TrainResult:
 
 def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None, *, resume: bool = False,
           checkpoint_every: int = 200_000, progress: bool = True, threads: Optional[int] = None,
-          on_step: Optional[Callable[[int, float], None]] = None) -> TrainResult:
+          workers: int = 0, on_step: Optional[Callable[[int, float], None]] = None) -> TrainResult:
     """Train until the learner has consumed ``frames`` frames; checkpoints in ``out``.
 
     ``config``: the settings (`DMCConfig`, DouZero's by default). ``resume``: continue the run
     saved in ``out/model.tar`` (its settings are kept; a ``config`` that differs is refused).
     ``checkpoint_every``: frames between checkpoints (one is always written at the end, and on
-    Ctrl-C). ``threads``: torch's CPU threads (default: torch's own). ``on_step(frames,
+    Ctrl-C). ``threads``: torch's CPU threads (default: torch's own). ``workers``: 0 (the
+    default) plays the games in this process, taking turns with the learner, reproducibly;
+    ``workers=N`` runs N local actor processes that play while the learner learns (faster on
+    several cores, not bit-reproducible: the learner takes their games as they arrive and
+    they act with whatever weights they last read). ``on_step(frames,
     time.perf_counter())`` is called after every learner step (the benchmark's clock).
     """
     torch = _torch()
     if isinstance(frames, bool) or not isinstance(frames, int) or frames < 1:
         raise DMCError(f"frames must be a whole number of at least 1, not {frames!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise DMCError(f"workers must be a whole number of at least 0, not {workers!r}")
     if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, int) or checkpoint_every < 1:
         raise DMCError(f"checkpoint_every must be a whole number of frames, at least 1, not {checkpoint_every!r}")
     base = Path(out)
@@ -410,16 +513,8 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
             rng = np.random.default_rng([cfg.seed, learner.frames])
 
     rules = get_rules("standard")
-    nets, eps = learner.nets, cfg.epsilon
-
-    def choose(position: str, x: np.ndarray, z: np.ndarray, legal: Sequence[Move]) -> int:
-        n = len(legal)
-        if n == 1:
-            return 0
-        if eps > 0 and rng.random() < eps:
-            return int(rng.integers(n))
-        acts = np.stack([douzero_cards(m.cards) for m in legal]).astype(np.float32)
-        return int(np.argmax(action_values(nets[position], x, z, acts)))
+    choose = greedy_chooser(learner.nets, cfg.epsilon, rng)
+    actors = None if not workers else _Actors(workers, cfg, learner, [cfg.seed, learner.frames, episodes])
 
     from tqdm.auto import tqdm
     start_frames, last_saved, t0 = learner.frames, learner.frames, time.perf_counter()
@@ -430,6 +525,8 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
             for p in POSITIONS:
                 while learner.frames < frames and learner.ready(p):
                     learner.step(p)
+                    if actors is not None:
+                        actors.sync(learner, p)
                     bar.update(cfg.step_frames)
                     if on_step is not None:
                         on_step(learner.frames, time.perf_counter())
@@ -439,8 +536,10 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
                 save_checkpoint(base, learner, rng, episodes, returns)
                 last_saved = learner.frames
                 bar.set_postfix(saved=learner.frames, refresh=False)
-            game = Game(deal_cards(rules, rng), rules=rules, landlord=0)
-            ep = play_episode(game, choose, cfg.objective)
+            if actors is None:
+                ep = play_episode(Game(deal_cards(rules, rng), rules=rules, landlord=0), choose, cfg.objective)
+            else:
+                ep = actors.episode()
             learner.add(ep)
             episodes += 1
             returns["landlord"].append(ep.landlord_return)
@@ -449,10 +548,12 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
     except KeyboardInterrupt:
         # the game in progress is dropped; its frames were not queued yet
         save_checkpoint(base, learner, rng, episodes, returns)
-        bar.close()
         raise
+    finally:
+        if actors is not None:
+            actors.close()
+        bar.close()
     save_checkpoint(base, learner, rng, episodes, returns)
-    bar.close()
     seconds = time.perf_counter() - t0
     stats = {f"loss_{p}": learner.loss[p] for p in POSITIONS}
     stats.update({f"mean_episode_return_{p}": float(np.mean(returns[p])) if returns[p] else 0.0 for p in POSITIONS})
@@ -480,6 +581,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--lr", type=float, default=None, help=f"RMSprop learning rate (default {d.lr})")
     p.add_argument("--checkpoint-every", type=int, default=200_000, metavar="FRAMES")
     p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's)")
+    p.add_argument("--workers", type=int, default=0,
+                   help="local actor processes (default 0: the games are played in this process, reproducibly)")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
     given = {k: getattr(a, k) for k in ("seed", "objective", "epsilon", "unroll", "batch", "lr")
@@ -489,7 +592,7 @@ def main(argv: list[str]) -> int:
     try:
         cfg = None if a.resume else replace(d, **given).check()
         res = train(a.out, a.frames, cfg, resume=a.resume, checkpoint_every=a.checkpoint_every,
-                    progress=not a.no_progress, threads=a.threads)
+                    progress=not a.no_progress, threads=a.threads, workers=a.workers)
     except DdzError as e:
         print(f"ddzlab train dmc: error: {e}", file=sys.stderr)
         return 2
@@ -499,4 +602,4 @@ def main(argv: list[str]) -> int:
 
 
 __all__ = ["DMCConfig", "DMCError", "Episode", "TrainResult", "train", "play_episode", "episode_return",
-           "action_values", "initial_nets", "save_checkpoint", "SEAT_POSITION", "OBJECTIVES", "STATE_FILE", "main"]
+           "action_values", "greedy_chooser", "initial_nets", "save_checkpoint", "SEAT_POSITION", "OBJECTIVES", "STATE_FILE", "main"]

@@ -270,6 +270,19 @@ def test_a_killed_process_resumes_from_its_last_checkpoint(tmp_path):
     assert res.frames == saved + 40 and res.frames_now == 40
 
 
+def test_local_actor_processes_train_and_resume(tmp_path):
+    torch = _torch()
+    from ddzlab.env.dmc import train
+    out = tmp_path / "workers"
+    res = train(out, 40, tiny(seed=4, epsilon=0.5), progress=False, threads=1, workers=1)
+    assert res.frames == 40 and res.episodes >= 1
+    state = torch.load(out / "model.tar", weights_only=True)
+    assert state["frames"] == 40 and sum(state["position_frames"].values()) == 40
+    res = train(out, 80, resume=True, progress=False, threads=1, workers=2)
+    assert res.frames == 80 and res.frames_now == 40
+    assert make_agent(f"douzero:{out}").play(Game(generate_deals(1, seed=1)[0], landlord=0).observation(0))
+
+
 def test_resume_from_douzeros_own_training_state(tmp_path):
     torch = _torch()
     _douzero()
@@ -307,6 +320,8 @@ def test_bad_settings_and_files_are_refused(tmp_path, trained):
     for frames in (0, -5, 2.5, True):
         with pytest.raises(DMCError, match="frames must be"):
             train(tmp_path / "x", frames, tiny(), progress=False)
+    with pytest.raises(DMCError, match="workers must be"):
+        train(tmp_path / "x", 20, tiny(), progress=False, workers=-1)
     for bad, match in ((dict(objective="score"), "unknown objective"), (dict(epsilon=1.5), "epsilon"),
                        (dict(unroll=0), "unroll"), (dict(lr=-1.0), "lr"), (dict(seed=-1), "seed")):
         with pytest.raises(DMCError, match=match):
