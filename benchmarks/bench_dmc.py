@@ -9,6 +9,8 @@ DouZero's network, optimiser and exploration (epsilon 0.01), the ADP objective, 
 
 * ``ddzlab`` -- ``ddzlab.env.dmc.train``: the actor and the learner take turns in one process
   (games through ddzlab's engine and DouZero's features, then every learner step that is ready).
+  With ``--workers 1`` ddzlab's actor runs in its own process instead (``workers=1``), the
+  structure DouZero's loop has.
 * ``DouZero`` -- ``douzero.dmc.dmc.train`` with ``--actor_device_cpu --training_device cpu
   --num_actors 1`` (its defaults otherwise: 4 learner threads per position, 50 buffers): one
   actor process (DouZero's ``GameEnv`` and ``get_obs``) feeding the learner's threads through
@@ -22,7 +24,7 @@ processes. Rounds alternate (ddzlab, DouZero, ddzlab, ...), so a load change on 
 machine hits both; the ratio is reported per round and as a geometric mean with a 95%
 t-interval over the rounds.
 
-    python benchmarks/bench_dmc.py [--frames N] [--unroll T] [--batch B] [--rounds R] [--seed S]
+    python benchmarks/bench_dmc.py [--frames N] [--unroll T] [--batch B] [--rounds R] [--seed S] [--workers W]
 
 The defaults (T = 20, B = 8: a learner step of 160 frames) are smaller than DouZero's
 (100 × 32) so that a round takes a minute on a loaded machine; acting dominates the time
@@ -46,10 +48,12 @@ DDZLAB = r"""
 import json, sys, time
 from ddzlab.env.dmc import DMCConfig, train
 out, frames, unroll, batch, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+workers = int(sys.argv[6])
 stamps = []
-train(out, frames, DMCConfig(seed=seed, unroll=unroll, batch=batch), checkpoint_every=10**12, progress=False,
-      threads=1, on_step=lambda f, t: stamps.append((f, t)))
-print("STAMPS " + json.dumps(stamps))
+if __name__ == "__main__":
+    train(out, frames, DMCConfig(seed=seed, unroll=unroll, batch=batch), checkpoint_every=10**12, progress=False,
+          threads=1, workers=workers, on_step=lambda f, t: stamps.append((f, t)))
+    print("STAMPS " + json.dumps(stamps))
 """
 
 DOUZERO = r"""
@@ -80,13 +84,13 @@ os._exit(0)
 """
 
 
-def run(kind: str, frames: int, unroll: int, batch: int, seed: int) -> float:
+def run(kind: str, frames: int, unroll: int, batch: int, seed: int, workers: int = 0) -> float:
     """Frames per second of one run (see the module docstring)."""
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run([sys.executable, "-c", DDZLAB if kind == "ddzlab" else DOUZERO, str(Path(tmp) / "run"),
-                               str(frames), str(unroll), str(batch), str(seed)],
+                               str(frames), str(unroll), str(batch), str(seed), str(workers)],
                               env=env, capture_output=True, text=True, timeout=3600)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("STAMPS ")]
     if done.returncode != 0 or not lines:
@@ -105,13 +109,17 @@ def main() -> None:
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=0,
+                   help="ddzlab's actors: 0 = in the learner's process (default), 1 = one actor process as DouZero's")
     a = p.parse_args()
     from scipy import stats
-    print(f"DMC training loop, 1 actor, T={a.unroll} B={a.batch}, {a.frames:,} frames per run, {a.rounds} rounds; "
+    where = "in the learner's process" if a.workers == 0 else f"{a.workers} actor process(es)"
+    print(f"DMC training loop, 1 actor (ddzlab: {where}), T={a.unroll} B={a.batch}, {a.frames:,} frames per run, "
+          f"{a.rounds} rounds; "
           f"load average {os.getloadavg()[0]:.1f} at start")
     ours, theirs, ratios = [], [], []
     for r in range(a.rounds):
-        x = run("ddzlab", a.frames, a.unroll, a.batch, a.seed + r)
+        x = run("ddzlab", a.frames, a.unroll, a.batch, a.seed + r, a.workers)
         y = run("douzero", a.frames, a.unroll, a.batch, a.seed + r)
         ours.append(x)
         theirs.append(y)

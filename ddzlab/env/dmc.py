@@ -48,7 +48,7 @@ import time
 from collections import deque
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -154,7 +154,7 @@ def play_episode(game: Game, choose: Chooser, objective: str = "adp") -> Episode
     lord, deck = game.landlord, game.rules.deck
     ep = Episode([], [], [], [], [], 0.0)
     while not game.is_over:
-        seat = game.to_act
+        seat = cast(int, game.to_act)              # a seat while the game is on
         position = SEAT_POSITION[(seat - lord) % 3]
         x = douzero_x_parts(seat, lord, deck, game.hands[seat], game.played, game.last_move, game.history,
                             game.sizes, game.bombs)
