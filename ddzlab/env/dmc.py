@@ -441,14 +441,16 @@ class TrainResult:
 
 
 def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None, *, resume: bool = False,
-          checkpoint_every: int = 200_000, progress: bool = True, threads: Optional[int] = None,
+          checkpoint_every: int = 200_000, progress: bool = True, threads: Optional[int] = 1,
           workers: int = 0, on_step: Optional[Callable[[int, float], None]] = None) -> TrainResult:
     """Train until the learner has consumed ``frames`` frames; checkpoints in ``out``.
 
     ``config``: the settings (`DMCConfig`, DouZero's by default). ``resume``: continue the run
     saved in ``out/model.tar`` (its settings are kept; a ``config`` that differs is refused).
     ``checkpoint_every``: frames between checkpoints (one is always written at the end, and on
-    Ctrl-C). ``threads``: torch's CPU threads (default: torch's own). ``workers``: 0 (the
+    Ctrl-C). ``threads``: torch's CPU threads in this process (default 1: an actor's
+    matrices are small, and more threads mostly wait on each other on a busy machine; None
+    leaves torch's setting). ``workers``: 0 (the
     default) plays the games in this process, taking turns with the learner, reproducibly;
     ``workers=N`` runs N local actor processes that play while the learner learns (faster on
     several cores, not bit-reproducible: the learner takes their games as they arrive and
@@ -479,8 +481,6 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
             raise DMCError(f"{base} already holds a run ({STATE_FILE}): resume it, or choose another folder")
         cfg = (config or DMCConfig()).check()
         state = None
-    if threads is not None:
-        torch.set_num_threads(threads)
 
     learner = _Learner(cfg, initial_nets(cfg.seed))
     rng = np.random.default_rng(cfg.seed)
@@ -518,6 +518,9 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
 
     from tqdm.auto import tqdm
     start_frames, last_saved, t0 = learner.frames, learner.frames, time.perf_counter()
+    threads_before = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
     bar = tqdm(total=frames, initial=min(learner.frames, frames), unit="frame", unit_scale=True,
                disable=not progress, desc="DMC", dynamic_ncols=True)
     try:
@@ -553,6 +556,7 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
         if actors is not None:
             actors.close()
         bar.close()
+        torch.set_num_threads(threads_before)
     save_checkpoint(base, learner, rng, episodes, returns)
     seconds = time.perf_counter() - t0
     stats = {f"loss_{p}": learner.loss[p] for p in POSITIONS}
@@ -580,7 +584,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--batch", type=int, default=None, help=f"rollouts per learner step, B (default {d.batch})")
     p.add_argument("--lr", type=float, default=None, help=f"RMSprop learning rate (default {d.lr})")
     p.add_argument("--checkpoint-every", type=int, default=200_000, metavar="FRAMES")
-    p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's)")
+    p.add_argument("--threads", type=int, default=1, help="torch CPU threads of the learner's process (default 1)")
     p.add_argument("--workers", type=int, default=0,
                    help="local actor processes (default 0: the games are played in this process, reproducibly)")
     p.add_argument("--no-progress", action="store_true")

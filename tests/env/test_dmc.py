@@ -204,6 +204,8 @@ def test_same_seed_same_weights_other_seed_other_weights(tmp_path):
         res = train(tmp_path / name, 60, tiny(seed=seed, epsilon=0.3), progress=False, threads=1)
         runs[name] = (res, weights(tmp_path / name))
     assert torch.equal(torch.random.get_rng_state(), before)     # torch's global generator untouched
+    train(tmp_path / "d", 20, tiny(seed=7), progress=False, threads=2)
+    assert torch.get_num_threads() == 1                           # and its thread count restored
     assert same_weights(runs["a"][1], runs["b"][1]) and runs["a"][0].episodes == runs["b"][0].episodes
     assert not any(bool((runs["a"][1][p][k] == runs["c"][1][p][k]).all()) for p in POSITIONS
                    for k in ("dense1.weight", "dense6.weight"))
