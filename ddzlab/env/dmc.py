@@ -23,9 +23,11 @@ that trains models in DouZero's format. What it does, in DouZero's terms:
 By default actors and learner share one process and take turns: a game, then every learner
 step that is ready. ``workers=N`` (``--workers N``) runs N local actor processes instead,
 as DouZero does: they play with shared copies of the networks while the learner learns.
-In one process, with a seed, the whole run is reproducible (deals and exploration from one numpy
-generator, initial weights from a seeded torch generator), and a run stopped at a checkpoint
-and resumed gives the same weights as one that never stopped.
+In one process, with a seed, the whole run is reproducible (deals and exploration from one
+numpy generator, initial weights from a seeded torch generator), and a run that reached its
+frames and is resumed to more ends with the weights of one run to the larger number at once.
+A run killed, or stopped by Ctrl-C (which saves; the game in progress is dropped), resumes
+from its last save.
 
 **Files** (``out`` folder), DouZero's format: ``model.tar`` (the training state: networks,
 optimisers, frames, statistics, settings, and under ``"ddzlab"`` the generator state and
