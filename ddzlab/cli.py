@@ -495,6 +495,7 @@ def cmd_train(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     from .agents.base import available_trainers
     from . import qtraining  # noqa: F401  (registers "ddzlab train qlearning")
     from . import qstudy  # noqa: F401  (registers "ddzlab train qstudy")
+    from .env import dmc  # noqa: F401  (registers "ddzlab train dmc"; torch only when it runs)
     trainers = available_trainers()
     if not args.name:
         if trainers:

@@ -4,6 +4,9 @@
 * `SingleSeatEnv` (`ddzlab.env.single`): Gymnasium, one learning seat against ddzlab agents.
 * `move_index` (`ddzlab.env.index`): the fixed, versioned numbering of every move (the actions).
 * `douzero_obs`, `compact_obs` (`ddzlab.env.encode`): DouZero's features exactly, and a compact one.
+* `ddzlab.env.dmc`: Deep Monte-Carlo, DouZero's training method, on CPU (torch, the ``douzero``
+  extra): DouZero-format models that ``douzero:<folder>`` plays (``ddzlab train dmc``).
+  `ddzlab.env.learn` is the numpy teaching example of notebook 08.
 
 The index and the encodings need only numpy; the two environments import PettingZoo and
 Gymnasium when first used and say how to install them if they are missing. Guide: docs/env.md.

@@ -100,7 +100,7 @@ def load_state(path: Union[str, Path], position: str) -> dict:
     floating-point tensors; `CheckpointError` naming the file and the problem otherwise."""
     torch = _torch()
     path = Path(path)
-    want = expected_shapes(position)
+    expected_shapes(position)                      # an unknown position is refused before reading
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
@@ -109,11 +109,21 @@ def load_state(path: Union[str, Path], position: str) -> dict:
         text = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
         raise CheckpointError(f"{path}: refused: not a weights-only checkpoint (loading it would need "
                               f"more than tensors and plain containers, or it is not a torch file): {text}") from None
-    if not isinstance(state, dict):
-        raise CheckpointError(f"{path}: holds a {type(state).__name__}, not a state_dict (a dict of tensors)")
-    if "model_state_dict" in state:
+    if isinstance(state, dict) and "model_state_dict" in state:
         raise CheckpointError(f"{path}: a DouZero training checkpoint (model.tar); the agent reads the "
                               "per-position weight files (<position>.ckpt or <position>_weights_<frames>.ckpt)")
+    return check_state(state, position, str(path))
+
+
+def check_state(state: object, position: str, where: str) -> dict:
+    """``state`` itself if it is DouZero's ``state_dict`` for ``position``: exactly the keys
+    and shapes of `expected_shapes`, finite floating-point tensors; `CheckpointError`
+    naming ``where`` (a file) and the problem otherwise."""
+    torch = _torch()
+    path = where
+    want = expected_shapes(position)
+    if not isinstance(state, dict):
+        raise CheckpointError(f"{path}: holds a {type(state).__name__}, not a state_dict (a dict of tensors)")
     keys = set(state)
     if keys != set(want):
         missing, extra = sorted(set(want) - keys), sorted(str(k) for k in keys - set(want))
@@ -275,4 +285,5 @@ def save_random_checkpoints(folder: Union[str, Path], seed: int) -> dict[str, Pa
 
 
 __all__ = ["DouZeroAgent", "CheckpointError", "POSITIONS", "expected_shapes", "checkpoint_files", "load_state",
+           "check_state",
            "load_nets", "build_net", "save_random_checkpoints", "TORCH_INSTALL"]

@@ -7,7 +7,9 @@ of an episode is regressed on the episode's final reward. Here the network is on
 layer of ReLUs over ddzlab's compact observation and a 39-value description of the move
 (rank counts / 4, kind one-hot, chain length / 12, cards / 20), trained with Adam on the mean
 squared error, in numpy. It is meant to show that the loop through `SingleSeatEnv` is real
-and fast, not to be strong.
+and fast, not to be strong: the minimal teaching example of notebook 08. The trainer of
+DouZero-format models (DouZero's networks, targets and optimiser, checkpoints that
+``douzero:<folder>`` plays, resumable) is `ddzlab.env.dmc`.
 
 `QLearner.agent_factory()` turns the current network into a ddzlab agent factory for the
 arena (`ddzlab.arena.duel`); `save` / `load` write plain ``.npz`` arrays (no pickle).
