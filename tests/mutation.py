@@ -72,14 +72,13 @@ _EXPERIMENTS = ["tests/experiments/test_experiments.py", "tests/experiments/test
                 "test_killed_at_random_points_then_resumed_loses_and_doubles_nothing"]
 SELECTION.update({
     "experiments/tables": ["tests/experiments/test_mcts_ablations.py", "-k", "wp_row or paired_wp or holm_flags"],
-    "experiments/store": [*_EXPERIMENTS, "tests/experiments/test_store_definitions.py"],
-    "experiments/runner": [*_EXPERIMENTS, "tests/experiments/test_runner_definitions.py"],
+    "experiments/store": ["tests/experiments/test_store_definitions.py", *_EXPERIMENTS],
+    "experiments/runner": ["tests/experiments/test_runner_definitions.py", *_EXPERIMENTS],
     "experiments/protocols": ["tests/experiments/test_protocols.py"],
-    "experiments/catalog": ["tests/experiments/test_catalog.py", "tests/experiments/test_mcts_ablations.py",
-                            "tests/experiments/test_experiments.py::test_bad_experiments"],
+    "experiments/catalog": ["tests/experiments/test_mcts_ablations.py", "tests/experiments/test_experiments.py::test_bad_experiments"],
 })
 # the environments: the move index, the observations, the table and its two wrappers
-_ENV = ["tests/env/test_env.py", "tests/env/test_env_definitions.py"]
+_ENV = ["tests/env/test_env.py"]
 SELECTION.update({
     "env/index": _ENV,
     "env/encode": [*_ENV, "tests/env/test_env_douzero.py"],
