@@ -78,7 +78,7 @@ SELECTION.update({
     "experiments/catalog": ["tests/experiments/test_mcts_ablations.py", "tests/experiments/test_experiments.py::test_bad_experiments"],
 })
 # the environments: the move index, the observations, the table and its two wrappers
-_ENV = ["tests/env/test_env.py"]
+_ENV = ["tests/env/test_env.py", "tests/env/test_env_definitions.py"]
 SELECTION.update({
     "env/index": _ENV,
     "env/encode": [*_ENV, "tests/env/test_env_douzero.py"],
