@@ -190,3 +190,23 @@ def test_a_second_run_is_locked_out(tmp_path):
                 pass
     with store.locked(tmp_path / "exp"):                                 # released after the first
         pass
+
+
+def test_a_recompressed_store_keeps_each_row_whose_check_holds(tmp_path):
+    """A store rewritten by another program (plain gzip, no block headers): every row whose
+    check holds is read, and the whole file is reported, with the count of rows that fail."""
+    path = tmp_path / "games.csv.gz"
+    store.write(path, _frame(_game(0) + _game(1)))
+    text = gzip.decompress(path.read_bytes())
+    lines = text.split(b"\n")
+    lines[2] = lines[2].replace(b",0,2,30,", b",1,2,30,")        # deal 0's farmers row edited: its check fails
+    path.write_bytes(gzip.compress(b"\n".join(lines)))
+    got = store.read_store(path)
+    assert list(got.rows["deal"]) == [0, 1, 1] and list(got.rows["role"]) == ["landlord", "landlord", "farmers"]
+    [d] = got.damage
+    assert (d.start, d.end, d.rows, d.kept) == (0, len(path.read_bytes()), None, 3)
+    assert d.what == "no block headers (rewritten by another program?); 1 row(s) fail their check"
+    path.write_bytes(gzip.compress(text) + b"junk")
+    [d] = store.read_store(path).damage
+    assert d.what == ("no block headers (rewritten by another program?); 0 row(s) fail their check, "
+                      "4 bytes after the last whole gzip member")
