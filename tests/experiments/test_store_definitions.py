@@ -210,3 +210,20 @@ def test_a_recompressed_store_keeps_each_row_whose_check_holds(tmp_path):
     [d] = store.read_store(path).damage
     assert d.what == ("no block headers (rewritten by another program?); 0 row(s) fail their check, "
                       "4 bytes after the last whole gzip member")
+
+
+def test_a_few_stray_bytes_between_blocks_lose_no_row(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "BLOCK_ROWS", 4)
+    path = tmp_path / "games.csv.gz"
+    store.write(path, _frame([r for d in range(4) for r in _game(d)]))   # blocks of rows 0-3, 4-7
+    data = path.read_bytes()
+    cut = scan_blocks(data)[1].start
+    path.write_bytes(data[:cut] + b"stray" + data[cut:])
+    got = store.read_store(path)
+    assert len(got.rows) == 8
+    [d] = got.damage
+    assert (d.start, d.end, d.what, d.lost) == (cut, cut + 5, "stray bytes between blocks", 0)
+    first = bytearray(data)
+    first[1] ^= 0xFF                                    # the first block's gzip magic: the block is damaged
+    path.write_bytes(bytes(first))
+    assert store.read_store(path).damage[0].what == "damaged block (gzip or header check fails)"
