@@ -231,6 +231,8 @@ def test_the_move_index_inverts_and_refuses_what_it_does_not_hold():
     for bad in (-1, len(ix), 1.0, "1"):
         with pytest.raises(IllegalMoveError, match="not an index"):
             ix.move(bad)
+    with pytest.raises(IllegalMoveError, match=rf"mini move index \(0\.\.{len(ix) - 1}\)$"):   # the valid range
+        ix.move(len(ix))
     with pytest.raises(IllegalMoveError):
         ix.index_of(parse_move("3", "standard"))          # a move of another deck
     assert "x" not in ix
