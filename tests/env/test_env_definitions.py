@@ -243,3 +243,17 @@ def test_the_move_index_inverts_and_refuses_what_it_does_not_hold():
     frame = ix.table()
     assert list(frame.columns) == ["move", "kind", "rank", "length", "cards"] and len(frame) == len(ix)
     assert frame.iloc[i].tolist() == [str(m), m.kind.name, m.rank_char, m.length, m.size]
+
+
+def test_only_the_agent_to_act_has_legal_actions():
+    from ddzlab.env import DouDizhuEnv
+    env = DouDizhuEnv("mini")
+    env.reset(seed=2)
+    acting = env.agent_selection
+    assert acting == "landlord"                                   # a fixed landlord leads
+    table = Table("mini")
+    want = table.mask(table.legal(env.game))
+    assert want.sum() > 0
+    np.testing.assert_array_equal(env.observe(acting)["action_mask"], want)
+    for other in ("landlord_down", "landlord_up"):
+        assert env.observe(other)["action_mask"].sum() == 0
