@@ -257,3 +257,17 @@ def test_only_the_agent_to_act_has_legal_actions():
     np.testing.assert_array_equal(env.observe(acting)["action_mask"], want)
     for other in ("landlord_down", "landlord_up"):
         assert env.observe(other)["action_mask"].sum() == 0
+
+
+@pytest.mark.parametrize("seat, doubled", [("landlord", 2), ("landlord_down", 1), ("landlord_up", 1)])
+def test_a_forfeit_at_score_costs_the_landlord_double(seat, doubled):
+    """``illegal="lose"`` with the ``score`` reward: the learner loses bid × 2^bombs, the
+    landlord twice that (its points count twice in `Game.scores`)."""
+    from ddzlab.env import SingleSeatEnv
+    env = SingleSeatEnv("standard", seat=seat, reward="score", illegal="lose")
+    obs, _ = env.reset(seed=4)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    game = env.game
+    want = -float(2 ** game.bombs) * max(game.bid, 1) * doubled
+    _, reward, over, _, _ = env.step(illegal)
+    assert over and reward == want
