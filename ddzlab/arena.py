@@ -268,14 +268,15 @@ def duel_games(agent_a: AgentSpec, agent_b: AgentSpec,
     deal_list = _as_deals(deals, rules, seed)
     if not deal_list:
         raise ArenaError("a duel needs at least one deal, got an empty deal list")
-    meta = {"a": _label(agent_a), "b": _label(agent_b), "rules": rules.name, "seed": seed,
+    label_a, label_b = _label(agent_a), _label(agent_b)
+    meta = {"a": label_a, "b": label_b, "rules": rules.name, "seed": seed,
             "deals": _deal_set_id(deal_list)}      # other or more deals: refused, not mixed in
-    _check_record(record, results, rules, [meta["a"], meta["b"]], seed, "duel")
+    _check_record(record, results, rules, [label_a, label_b], seed, "duel")
     rows, sink = _results_sink(results, meta)
     done = {r[0] for r in rows}
     indexed = [(i, d) for i, d in enumerate(deal_list) if i not in done]
     chunks = _chunks(indexed, n_jobs, backend, chunk_size)
-    writer = _record_writer(record, results, rules, [meta["a"], meta["b"]], seed, "duel",
+    writer = _record_writer(record, results, rules, [label_a, label_b], seed, "duel",
                             keep=lambda g: g.get("deal_no") in done)
     parts: Iterable = run_chunks(partial(_play_chunk, portable_spec(agent_a), portable_spec(agent_b),
                                          rules=rules, seed=seed,

@@ -375,6 +375,7 @@ def _resume_args(obs: Observation) -> dict:
     """How `Game.resume` rebuilds a game of ``obs``'s kind (landlord mode, first bidder)."""
     three = obs.players == 3
     fixed = obs.landlord if (obs.landlord is not None and not obs.bids and three) else None
+    first: Optional[int]
     if obs.bids:
         first = obs.bids[0][0]
     elif obs.phase is Phase.BIDDING:
@@ -407,15 +408,19 @@ def rebuild(obs: Observation, hidden: dict[int, int], seed: SeedLike = None,
     known = known_cards(obs)
     lord = obs.landlord
     three = obs.players == 3
+    # the kitty is shown to everyone once a three-player game has its landlord
+    kitty_bits = obs.kitty.bits if obs.kitty is not None else None
     hands = []
     for s in range(obs.players):
         now = obs.hand.bits if s == obs.seat else hidden[s] + known.get(s, 0)
         start = now + obs.played_bits[s]
         if three and s == lord:
-            start -= obs.kitty.bits              # the kitty joined this hand when bidding ended
+            assert kitty_bits is not None
+            start -= kitty_bits              # the kitty joined this hand when bidding ended
         hands.append(start)
     if lord is not None and three:
-        kitty = obs.kitty.bits
+        assert kitty_bits is not None
+        kitty = kitty_bits
     else:
         kitty = hidden.get(REST, 0) if three else 0
     deal = Deal(tuple(hands), kitty)

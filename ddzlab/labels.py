@@ -30,7 +30,7 @@ import csv
 import math
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -51,7 +51,7 @@ COLUMNS = ["cards", "n_deals", "wins", "win_rate", "mean_points", "agent", "seed
 
 #: plays one deal with seat 0 as landlord: ``play(deal, agent, seeds)`` -> (landlord won,
 #: landlord points at base 1); ``seeds`` are the three seats' agent seeds
-PlayFn = Callable[[Deal, Any, Sequence[int]], "tuple[bool, int]"]
+PlayFn = Callable[[Deal, Any, Iterable[int]], "tuple[bool, int]"]
 
 
 def _seed_seq(seed: int, hand: Hand, k: int) -> np.random.SeedSequence:
@@ -71,10 +71,11 @@ def random_deal(hand: Hand, rng: np.random.Generator) -> Deal:
 
 
 def play_as_landlord(deal: Deal, agent: Any = DEFAULT_AGENT,
-                     seeds: Sequence[int] = (0, 1, 2)) -> tuple[bool, int]:
+                     seeds: Iterable[int] = (0, 1, 2)) -> tuple[bool, int]:
     """Play one deal with seat 0 as landlord; (landlord won, landlord points at base 1)."""
     agents = [make_agent(agent, seed=int(s)) for s in seeds]
     game = play_game(Game(deal, landlord=0), agents)
+    assert game.scores is not None                 # play_game plays to the end
     return bool(game.landlord_won), int(game.scores[0])
 
 
@@ -92,7 +93,7 @@ def weights_as_landlord(deal: Deal) -> tuple[bool, int]:
     return winner == 0, scores[0]
 
 
-def _weights_compiled(deal: Deal, agent: Any, seeds: Sequence[int]) -> tuple[bool, int]:
+def _weights_compiled(deal: Deal, agent: Any, seeds: Iterable[int]) -> tuple[bool, int]:
     """`weights_as_landlord` as a `PlayFn` (the agent is deterministic: no seeds)."""
     return weights_as_landlord(deal)
 

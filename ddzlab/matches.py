@@ -43,6 +43,7 @@ def bidding_match(policy: Any, baseline: Any, n_deals: int = 100, seed: int = 0,
             agents = [make_agent(policy if s == seat else baseline, seed=game_seed(seed, i, seat, s))
                       for s in range(3)]
             game = play_game(Game(deal, seed=game_seed(seed, i, seat, 9)), agents)
+            assert game.scores is not None         # play_game plays to the end
             landlord = game.landlord == seat
             rows.append((i, seat, landlord, game.bid, game.landlord_won == landlord,
                          game.scores[seat], game.redeals))
@@ -90,6 +91,7 @@ def bidding_policy(name: str) -> Any:
     if kind == "random":
         return "random"
     if kind == "svm":
+        assert thresholds is not None               # every SVM policy names its thresholds
         return lambda seed: ThresholdBidder(seed_svm(), thresholds, seed=seed)
     model, qs = _win_rate_bidder()
     return lambda seed: ThresholdBidder(model, qs, score="predict", seed=seed)
@@ -119,6 +121,7 @@ def play_bidding_deal(task: dict, n_deals: int = 10_000) -> dict:
         agents = [make_agent(policy if s == seat else baseline, seed=game_seed(seed, i, seat, s))
                   for s in range(3)]
         game = play_game(Game(deal, seed=game_seed(seed, i, seat, 9)), agents)
+        assert game.scores is not None             # play_game plays to the end
         landlord = game.landlord == seat
         row.update({f"landlord_{seat}": int(landlord), f"bid_{seat}": game.bid,
                     f"won_{seat}": int(game.landlord_won == landlord), f"points_{seat}": game.scores[seat]})

@@ -83,6 +83,7 @@ def seed_deal(rng: np.random.Generator) -> tuple[Deal, int, int]:
 
 # -- controllers ----------------------------------------------------------------------
 def _decision(game: Game, seat: int, role_bug: bool = False) -> Decision:
+    assert game.landlord is not None               # decisions are made in the play phase
     return decide(game.hands[seat], game.legal_moves(), seat, game.landlord, game.sizes,
                   game.last_move, game.last_seat, role_bug)
 
@@ -94,7 +95,7 @@ def learner_controller(learner: Learner, role_bug: bool = False) -> Controller:
     return act
 
 
-def table_controller(tables: QTables, rng: np.random.Generator, epsilon: float = 0.0,
+def table_controller(tables: Union[QTables, SparseTables], rng: np.random.Generator, epsilon: float = 0.0,
                      role_bug: Optional[bool] = None, tie: Optional[str] = None,
                      caution: Optional[float] = None) -> Controller:
     """The table's ε-greedy policy, without learning (``tie`` and ``role_bug`` default to
@@ -133,6 +134,7 @@ def play_out(game: Game, controllers: Sequence[Controller]) -> Game:
     play = game.play
     while game.phase is Phase.PLAY:
         s = game.to_act
+        assert s is not None                       # someone is to act in the play phase
         play(controllers[s](game, s), s)
     return game
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional, Sequence
 
 from .game import Game
+from .moves import Move
 from .records import GameRecord
 
 
@@ -61,7 +62,7 @@ def _hands(game: Game, seat: Optional[int], names: Sequence[str]) -> Iterator[st
 
 def summary_line(rec: GameRecord) -> str:
     """One line per game, for ``ddzlab replay FILE --list``."""
-    result = (f"winner seat {rec.winner}, scores {list(rec.scores)}" if rec.finished else "unfinished")
+    result = (f"winner seat {rec.winner}, scores {list(rec.scores or ())}" if rec.finished else "unfinished")
     lord = "none" if rec.landlord is None else f"seat {rec.landlord}"
     return (f"game {rec.index}: {', '.join(rec.seats)}; landlord {lord}; {len(rec.moves)} moves; "
             f"{result}")
@@ -82,6 +83,7 @@ def replay_lines(rec: GameRecord, seat: Optional[int] = None) -> Iterator[str]:
     for kind, who, action, ev in rec.actions():
         note = eval_text(ev)
         if kind == "bid":
+            assert isinstance(action, int)
             game.make_bid(action, who)
             said = f"bids {action}" if action else "passes"
             yield f"  seat {who} ({names[who]}) {said}" + (f"   [{note}]" if note else "")
@@ -89,6 +91,7 @@ def replay_lines(rec: GameRecord, seat: Optional[int] = None) -> Iterator[str]:
                 yield f"  seat {game.landlord} is the landlord (bid {game.bid}); kitty {game.kitty}"
                 yield from _hands(game, seat, names)
             continue
+        assert isinstance(action, Move)
         tricks_before = game.last_move is None
         game.play(action, who)
         what = "passes" if action.is_pass else f"plays {action} ({action.kind.label})"
@@ -102,7 +105,7 @@ def replay_lines(rec: GameRecord, seat: Optional[int] = None) -> Iterator[str]:
         side = ("" if game.landlord is None else
                 " (the landlord wins)" if game.landlord_won else " (the farmers win)")
         yield (f"result: seat {rec.winner} went out first{side}; bombs {rec.bombs}, "
-               f"multiplier x{rec.multiplier}; scores {list(rec.scores)}")
+               f"multiplier x{rec.multiplier}; scores {list(rec.scores or ())}")
     else:
         yield "result: the game was not finished"
 

@@ -197,6 +197,13 @@ def recorded() -> dict:
 
 # --------------------------------------------------------------------------- running
 
+def _number(notebook: Path) -> str:
+    """The ``NN`` of a notebook file named ``NN_*.ipynb``."""
+    match = NOTEBOOK_PATTERN.match(notebook.name)
+    assert match is not None                       # only matching names are listed
+    return match.group(1)
+
+
 def find_notebooks(notebooks_dir: Path = NOTEBOOKS_DIR,
                    only: Optional[Sequence[str]] = None) -> list[Path]:
     """``NN_*.ipynb`` in ``notebooks_dir`` sorted by name, optionally only numbers ``only``."""
@@ -204,7 +211,7 @@ def find_notebooks(notebooks_dir: Path = NOTEBOOKS_DIR,
                    if p.is_file() and NOTEBOOK_PATTERN.match(p.name))
     if only:
         wanted = {str(o).zfill(2) for o in only}
-        found = [p for p in found if NOTEBOOK_PATTERN.match(p.name).group(1) in wanted]
+        found = [p for p in found if _number(p) in wanted]
     return found
 
 
@@ -244,7 +251,7 @@ def _execute(nb_path: Path, target: Path, kernel: str, timeout: Optional[int],
         where = (f"cell {i} ({_first_line(nb.cells[i].source)!r})" if i is not None
                  else "before its first cell")
         error = getattr(e, "ename", None)
-        error = f"{error}: {e.evalue}" if error else f"{type(e).__name__}: {str(e).strip().splitlines()[-1:]}"
+        error = f"{error}: {getattr(e, 'evalue', '')}" if error else f"{type(e).__name__}: {str(e).strip().splitlines()[-1:]}"
         raise ReportError(f"notebook {nb_path.name} failed in {where}: {error} "
                           f"(executed copy: {target})") from None
     except Exception as e:   # no such kernel, bad JSON ...
@@ -521,7 +528,7 @@ section{border-top:2px solid #ddd;margin-top:2rem}.missing{color:#a00}code{backg
 
 def _md_html(text: str) -> str:
     import mistune
-    return mistune.html(text)
+    return str(mistune.html(text))
 
 
 def _inline_md(text: str) -> str:

@@ -65,6 +65,27 @@ SELECTION: dict[str, list[str]] = {
                              "tests/frontends/test_cli.py::test_train_weights_never_overwrites_the_shipped_file_by_accident"],
     "agents/bidder_train": ["tests/agents/test_bidder_train.py"],
 }
+# the experiments package: the stores, the runner, the protocols and the study tables
+# (the kill-and-resume test is left out: its subprocesses import the unmutated package)
+_EXPERIMENTS = ["tests/experiments/test_experiments.py", "tests/experiments/test_experiment_store.py",
+                "--deselect", "tests/experiments/test_experiments.py::"
+                "test_killed_at_random_points_then_resumed_loses_and_doubles_nothing"]
+SELECTION.update({
+    "experiments/tables": ["tests/experiments/test_mcts_ablations.py", "-k", "wp_row or paired_wp or holm_flags"],
+    "experiments/store": ["tests/experiments/test_store_definitions.py", *_EXPERIMENTS],
+    "experiments/runner": ["tests/experiments/test_runner_definitions.py", *_EXPERIMENTS],
+    "experiments/protocols": ["tests/experiments/test_protocols.py"],
+    "experiments/catalog": ["tests/experiments/test_mcts_ablations.py", "tests/experiments/test_experiments.py::test_bad_experiments"],
+})
+# the environments: the move index, the observations, the table and its two wrappers
+_ENV = ["tests/env/test_env.py", "tests/env/test_env_definitions.py"]
+SELECTION.update({
+    "env/index": _ENV,
+    "env/encode": [*_ENV, "tests/env/test_env_douzero.py"],
+    "env/table": _ENV,
+    "env/single": _ENV,
+    "env/aec": _ENV,
+})
 # the Q-learning package, one module at a time (the same tests exercise all four)
 for _part in ("__init__", "abstraction", "learning", "tables"):
     SELECTION[f"agents/qlearning/{_part}"] = ["tests/agents/qlearning/test_qlearning.py", "tests/agents/qlearning/test_qtables.py",

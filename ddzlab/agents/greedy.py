@@ -38,7 +38,8 @@ class GreedyAgent(SmallestAgent):
     def play(self, obs: Observation) -> Move:
         partner = (obs.last_move is not None and obs.landlord is not None
                    and obs.seat != obs.landlord and obs.last_seat != obs.landlord)
-        threat = obs.last_move is not None and obs.cards_left[obs.last_seat] <= self.bomb_when
+        threat = (obs.last_move is not None and obs.last_seat is not None
+                  and obs.cards_left[obs.last_seat] <= self.bomb_when)
         hand = obs.hand.bits
         move = greedy_choice(hand, obs.legal_moves, obs.last_move is not None, partner, threat)
         self.last_eval = greedy_eval(hand, obs.legal_moves, move)

@@ -103,7 +103,7 @@ class ThresholdBidder:
     def bid(self, obs: Observation) -> int:
         lvl = self.level(obs.hand)
         legal = obs.legal_bids or (0, 1, 2, 3)
-        self.last_eval = {"score": round(self.score(obs.hand), 4), "level": lvl}
+        self.last_eval: Optional[dict] = {"score": round(self.score(obs.hand), 4), "level": lvl}
         return lvl if lvl > obs.bid and lvl in legal else 0
 
     def play(self, obs: Observation) -> Move:

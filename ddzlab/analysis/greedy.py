@@ -130,6 +130,7 @@ def greedy_split(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD) ->
     out = []
     while bits:
         m = greedy_q(Hand.from_bits(bits), rules).best
+        assert m is not None                   # a hand with cards has a lead
         out.append(m)
         bits -= m.cards
     return out

@@ -37,7 +37,7 @@ import heapq
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Optional, TypedDict, Union
 
 from ..cards import Hand, bits_size, lowest_rank
 from ..moves import Move, legal_moves
@@ -142,6 +142,13 @@ def homework_astar(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
     raise AssertionError("unreachable: every hand can be emptied")   # pragma: no cover
 
 
+class _Best(TypedDict):
+    """The best complete path of the DFS so far."""
+    score: float
+    value: int
+    moves: list[Move]
+
+
 @dataclass
 class HomeworkScore:
     """Best score found by the homework's DFS, and its effort."""
@@ -164,7 +171,7 @@ def homework_dfs(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
     rules = get_rules(rules)
     bits0 = hand_bits(hand, rules)
     t0 = time.perf_counter()
-    best = {"score": -math.inf, "value": 0, "moves": []}
+    best: _Best = {"score": -math.inf, "value": 0, "moves": []}
     stats = {"nodes": 0, "pruned": 0}
     path: list[Move] = []
 
@@ -176,7 +183,7 @@ def homework_dfs(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
         if not bits:
             s = homework_score(value, k)
             if s > best["score"] or not best["moves"]:
-                best.update(score=s, value=value, moves=list(path))
+                best["score"], best["value"], best["moves"] = s, value, list(path)
             return
         if partial_bound and k >= 2 and best["moves"] and homework_score(value, k) < best["score"]:
             stats["pruned"] += 1

@@ -18,7 +18,7 @@ import math
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -30,9 +30,9 @@ from ..gzmembers import complete_members
 from ..moves import Move, generator
 from ..rules import HOMEWORK, Rules, get_rules
 from ._core import moves_text, tables
-from .astar import HEURISTICS, min_plays
+from .astar import HEURISTICS, PlaysResult, min_plays
 from .dfs import best_score
-from .homework import BudgetExceeded, homework_astar, homework_dfs
+from .homework import BudgetExceeded, HomeworkPlays, homework_astar, homework_dfs
 from .greedy import greedy_split
 from .power import hand_power
 from .score import split_score
@@ -279,6 +279,7 @@ def solve_astar(task: dict, budget: int = ASTAR_BUDGET) -> dict:
     hand = task_hand(task)
     cold_caches()
     t0 = time.process_time()
+    r: Union[PlaysResult, HomeworkPlays]
     try:
         if task["search"] == "sweep":
             r = min_plays(hand, task["rules"], task["heuristic"])

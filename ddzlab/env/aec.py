@@ -45,13 +45,14 @@ class DouDizhuEnv(AECEnv):
     render_mode=None)``.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "ddzlab_doudizhu_v0", "is_parallelizable": False}
+    _RENDER_MODES = ["human", "ansi"]
+    metadata = {"render_modes": _RENDER_MODES, "name": "ddzlab_doudizhu_v0", "is_parallelizable": False}
 
     def __init__(self, rules: Union[Rules, str] = "standard", *, bidding: bool = False, reward: str = "wp",
                  encoding: str = "compact", render_mode: Optional[str] = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in self._RENDER_MODES:
+            raise EnvError(f"render_mode {render_mode!r}: choose from {self._RENDER_MODES}")
         self.table = Table(rules, bidding, reward, encoding)
         self.render_mode = render_mode
         self.possible_agents = list(self.table.agents)
@@ -87,15 +88,23 @@ class DouDizhuEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._legal = self.table.legal(self.game)
-        self.agent_selection = self.possible_agents[self.game.to_act]
+        self.agent_selection = self.possible_agents[self._to_act(self.game)]
         if self.render_mode == "human":
             self.render()
+
+    @staticmethod
+    def _to_act(game: Game) -> int:
+        """The seat to act in a game not over."""
+        seat = game.to_act
+        assert seat is not None
+        return seat
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         game = self.game
+        assert game is not None                        # PettingZoo observes after reset()
         legal = self._legal if seat == game.to_act else {}
         return {"observation": self.table.observation(game, seat), "action_mask": self.table.mask(legal)}
 
@@ -124,7 +133,7 @@ class DouDizhuEnv(AECEnv):
             self._deads_step_first()
         else:
             self._legal = self.table.legal(game)
-            self.agent_selection = self.possible_agents[game.to_act]
+            self.agent_selection = self.possible_agents[self._to_act(game)]
             self._clear_rewards()
         if self.render_mode == "human":
             self.render()

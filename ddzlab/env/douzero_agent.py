@@ -154,8 +154,9 @@ def _net_class() -> Any:
         return _NET_CLASS[0]
     torch = _torch()
     nn = torch.nn
+    module: Any = nn.Module            # torch is imported on first use, so its classes are values here
 
-    class DouZeroNet(nn.Module):
+    class DouZeroNet(module):
         """DouZero's value network: LSTM over the action history, then six dense layers."""
 
         def __init__(self, x_size: int) -> None:

@@ -111,6 +111,7 @@ def douzero_x_parts(seat: int, lord: int, deck: int, hand: int, played: Sequence
     other = deck - hand - played[0] - played[1] - played[2]
     last = _EMPTY if to_beat is None else douzero_cards(to_beat.cards)
     bomb = _BOMBS[bombs]
+    parts: tuple[np.ndarray, ...]
     if seat == lord:
         parts = (douzero_cards(hand), douzero_cards(other), last, douzero_cards(played[up]),
                  douzero_cards(played[down]), _ONE_HOT[17][left[up]], _ONE_HOT[17][left[down]], bomb)

@@ -78,7 +78,7 @@ class QLearner:
         self._t = 0
 
     # -- acting -----------------------------------------------------------------------
-    def q_values(self, state: np.ndarray, actions: Sequence[int]) -> np.ndarray:
+    def q_values(self, state: np.ndarray, actions: Union[Sequence[int], np.ndarray]) -> np.ndarray:
         p = self.params
         h = np.maximum(state @ p["Ws"] + self.features[actions] @ p["Wa"] + p["b1"], 0)
         return h @ p["w2"] + p["b2"][0]
@@ -134,7 +134,7 @@ class QLearner:
         return LearnedAgentFactory(self.index.rules.name, {k: v.copy() for k, v in self.params.items()})
 
     def save(self, path: Union[str, Path]) -> None:
-        np.savez_compressed(path, rules=np.array(self.index.rules.name), **self.params)
+        np.savez_compressed(path, rules=np.array(self.index.rules.name), allow_pickle=False, **self.params)
 
     @classmethod
     def load(cls, path: Union[str, Path]) -> "QLearner":

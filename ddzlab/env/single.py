@@ -63,14 +63,15 @@ class SingleSeatEnv(gym.Env):
             raise EnvError(f"illegal={illegal!r}: choose 'raise' or 'lose'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode {render_mode!r}: choose from {self.metadata['render_modes']}")
-        self.seat_choice = names.index(seat) if isinstance(seat, str) and seat in names else seat
+        #: the learner's seat, or "random" (drawn at each reset)
+        self.seat_choice: Union[int, str] = names.index(seat) if isinstance(seat, str) and seat in names else seat
         if isinstance(opponents, (list, tuple)) and len(opponents) == 2 and not _is_spec_pair(opponents):
             self.opponent_specs = tuple(opponents)
         else:
             self.opponent_specs = (opponents, opponents)
         self.illegal, self.render_mode = illegal, render_mode
         n = self.table.n_actions
-        size = self.table.obs_size(0 if seat == "random" else self.seat_choice)
+        size = self.table.obs_size(0 if isinstance(self.seat_choice, str) else self.seat_choice)
         high = 1 if encoding == "douzero" else 4
         dtype = np.int8 if encoding == "douzero" else np.float32
         self.observation_space = spaces.Dict({"observation": spaces.Box(0, high, (size,), dtype),
@@ -111,9 +112,14 @@ class SingleSeatEnv(gym.Env):
         reward = self.table.rewards(game)[self.seat] if game.is_over else 0.0
         return self._obs(), reward, game.is_over, False, self._info()
 
+    def _current(self) -> Game:
+        """The game on (`reset` deals one)."""
+        assert self.game is not None
+        return self.game
+
     def _loss(self) -> float:
         """The learner's reward for losing now (``illegal="lose"``)."""
-        game, reward = self.game, self.table.reward
+        game, reward = self._current(), self.table.reward
         if reward == "wp":
             return -1.0
         unit = float(2 ** game.bombs)
@@ -123,9 +129,10 @@ class SingleSeatEnv(gym.Env):
 
     def _advance(self) -> None:
         """Let the opponents act until it is the learner's turn or the game is over."""
-        game = self.game
+        game = self._current()
         while not game.is_over and game.to_act != self.seat:
             s = game.to_act
+            assert s is not None                       # someone acts until the game is over
             agent = self.opponents[s]
             obs = game.observation(s)
             if game.phase is Phase.BIDDING:
@@ -135,10 +142,10 @@ class SingleSeatEnv(gym.Env):
         self._legal = self.table.legal(game) if not game.is_over else {}
 
     def _obs(self) -> dict[str, np.ndarray]:
-        return {"observation": self.table.observation(self.game, self.seat), "action_mask": self.table.mask(self._legal)}
+        return {"observation": self.table.observation(self._current(), self.seat), "action_mask": self.table.mask(self._legal)}
 
     def _info(self) -> dict:
-        return {"action_mask": self.table.mask(self._legal), "role": self.game.role(self.seat),
+        return {"action_mask": self.table.mask(self._legal), "role": self._current().role(self.seat),
                 "seat": self.seat}
 
     def action_masks(self) -> np.ndarray:
@@ -154,7 +161,7 @@ class SingleSeatEnv(gym.Env):
 #: (the module prefix makes Gymnasium import this module, which registers it)
 ENV_ID = "ddzlab/DouDizhuSingleSeat-v0"
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point=SingleSeatEnv)
+    gym.register(id=ENV_ID, entry_point=f"{__name__}:SingleSeatEnv")
 
 
 def _is_spec_pair(x: Sequence[Any]) -> bool:

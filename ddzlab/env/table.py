@@ -97,6 +97,7 @@ class Table:
             return compact_parts(seat, self.rules.deck, game.hands[seat], game.played, game.history,
                                  None if kitty is None else kitty.bits, game.last_move, game.landlord,
                                  game.sizes, game.bids, game.bid, game.bombs, game.phase)
+        assert game.landlord is not None               # the DouZero encoding has a fixed landlord
         x = douzero_x_parts(seat, game.landlord, self.rules.deck, game.hands[seat], game.played, game.last_move,
                             game.history, game.sizes, game.bombs)
         return np.concatenate((x, douzero_z_parts(game.history).ravel()))
@@ -126,8 +127,10 @@ class Table:
         naming why not (the game is then unchanged)."""
         if game.phase is Phase.FINISHED:
             raise OutOfTurnError("the game is over: reset the environment")
-        if seat is not None and seat != game.to_act:
-            raise OutOfTurnError(f"{self.agents[seat]} cannot act now: it is {self.agents[game.to_act]}'s turn")
+        to_act = game.to_act
+        assert to_act is not None                      # someone acts until the game is over
+        if seat is not None and seat != to_act:
+            raise OutOfTurnError(f"{self.agents[seat]} cannot act now: it is {self.agents[to_act]}'s turn")
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
@@ -137,7 +140,7 @@ class Table:
             raise IllegalMoveError(f"action {a} is outside the action space 0..{self.n_actions - 1}")
         choice = legal.get(a)
         if choice is None:
-            who = self.agents[game.to_act]
+            who = self.agents[to_act]
             if game.phase is Phase.BIDDING:
                 raise IllegalMoveError(f"action {a} ({self.describe(a)}) is masked out: {who} is bidding and may "
                                        f"{', '.join(self.describe(b) for b in sorted(legal))}")
@@ -154,8 +157,10 @@ class Table:
         """Each seat's reward once the game is over (zeros before)."""
         if game.phase is not Phase.FINISHED:
             return (0.0, 0.0, 0.0)
+        scores = game.scores
+        assert scores is not None                      # a finished game has its scores
         if self.reward == "score":
-            return tuple(float(s) for s in game.scores)
+            return tuple(float(s) for s in scores)
         lord = game.landlord
         lord_won = game.winner == lord
         unit = 1.0 if self.reward == "wp" else float(2 ** game.bombs)
@@ -169,9 +174,9 @@ class Table:
             tag = f" ({role})" if self.bidding else ""
             arrow = " <- to act" if s == game.to_act else ""
             lines.append(f"  {name}{tag}: {game.hand(s) or '-'} [{game.sizes[s]}]{arrow}")
-        if game.last_move is not None:
+        if game.last_move is not None and game.last_seat is not None:
             lines.append(f"  to beat: {game.last_move} by {self.agents[game.last_seat]}")
-        if game.is_over:
+        if game.is_over and game.winner is not None:
             lines.append(f"  over: {self.agents[game.winner]} went out; rewards {self.rewards(game)}")
         return "\n".join(lines)
 

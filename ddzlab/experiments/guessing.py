@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import zlib
 from pathlib import Path
-from typing import Mapping, Optional, Sequence, Union
+from typing import Mapping, Optional, Sequence, TypedDict, Union
 
 import numpy as np
 import pandas as pd
@@ -127,7 +127,18 @@ def accuracy_games(config: AgentSpec, opponent: AgentSpec, deals: Sequence[Deal]
 
 #: notebook 05's accuracy study: the searcher whose decisions are scored, the opponents of the
 #: guesser experiments, every guesser and oracle, deals generated from ``seed`` per rule set
-ACCURACY_STUDY = {"name": "05_guess_accuracy", "config": "ismcts:iterations=200",
+class AccuracyStudy(TypedDict):
+    """The settings of the stored guess-accuracy study."""
+    name: str                          # its folder under the experiments root
+    config: str                        # the searcher whose decisions are guessed at
+    panels: list[tuple[str, str]]      # (rules, opponent) pairs, one stored file each
+    guessers: list[str]
+    deals: int
+    seed: int
+    samples: int                       # guesses drawn per decision
+
+
+ACCURACY_STUDY: AccuracyStudy = {"name": "05_guess_accuracy", "config": "ismcts:iterations=200",
                   "panels": [(r, o) for r in ("standard", "mini") for o in GUESS_OPPONENTS[r]],
                   "guessers": list(GUESSERS) + [f"oracle{q}" for q in ORACLE_Q],
                   "deals": 100, "seed": 23, "samples": 4}

@@ -416,7 +416,8 @@ def prior_dropped(deals: Sequence[Deal], width: int = 8) -> pd.Series:
     """Weights self-play (seat 0 landlord) on ``deals``: the positions where the split filter
     of width ``width`` drops moves, and those where it drops the move the weights agent plays
     there, for leads and follows."""
-    weights_move, count = WeightsRollout().prior, {}
+    weights_move = WeightsRollout().prior
+    count: dict[str, int] = {}
 
     def watch(game: Game, seat: int) -> None:
         legal = game.legal_moves()

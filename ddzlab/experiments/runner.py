@@ -727,7 +727,7 @@ def status(root: Union[str, Path, None] = None) -> pd.DataFrame:
     def on_disk(folder: Path) -> set[str]:
         return {p.name for p in folder.iterdir() if (p / "experiment.json").exists()} if folder.exists() else set()
 
-    places = [(name, base / name, None) for name in sorted(set(CATALOG) | on_disk(base))]
+    places: list[tuple[str, Path, Optional[str]]] = [(name, base / name, None) for name in sorted(set(CATALOG) | on_disk(base))]
     places += [(_read_meta(users / label).get("name", label), users / label, label) for label in sorted(on_disk(users))]
     rows = []
     for name, folder, label in places:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from ..arena import GAME_COLUMNS, play_deal
-from ..deals import Deal, read_deals
+from ..deals import Deal
 from ..moves import Move
 from ..records import read_records, write_records
 from ..rules import Kind, get_rules
@@ -53,8 +53,7 @@ def soft_bomb_counts(moves: Iterable[Move]) -> tuple[int, int]:
 
 @lru_cache(maxsize=2)
 def _deals(experiment: str) -> tuple[Deal, ...]:
-    exp = CATALOG[experiment]
-    return tuple(read_deals(exp.deals, get_rules(exp.rules)))
+    return tuple(CATALOG[experiment].deal_list())
 
 
 def soft_bomb_tasks(n_deals: int = 2000, experiment: str = EXPERIMENT) -> list[dict]:

@@ -42,6 +42,16 @@ def test_wp_row_is_the_mean_of_the_per_deal_wp_with_its_t_interval() -> None:
     assert r == pytest.approx({"WP": 0.5, "WP_lo": 0.5 - half, "WP_hi": 0.5 + half, "deals": 3})
 
 
+def test_wp_row_and_paired_wp_read_only_the_opponent_named() -> None:
+    # against o: a wins everything, b nothing; against p the other way round
+    g = games({("a", "o"): [(1, 1), (1, 1)], ("a", "p"): [(0, 0), (0, 0), (0, 0)],
+               ("b", "o"): [(0, 0), (0, 0)], ("b", "p"): [(1, 1), (1, 1), (1, 1)]})
+    assert wp_row(g, "a", "o")["WP"] == 1.0 and wp_row(g, "a", "o")["deals"] == 2
+    assert wp_row(g, "a", "p")["WP"] == 0.0 and wp_row(g, "a", "p")["deals"] == 3
+    assert paired_wp(g, "a", "b", "o")["ΔWP"] == 1.0 and paired_wp(g, "a", "b", "o")["deals"] == 2
+    assert paired_wp(g, "a", "b", "p")["ΔWP"] == -1.0
+
+
 def test_paired_wp_by_hand() -> None:
     # per-deal WP: a = 1, 0.5, 0; b = 0.5, 0.5, 0 -> d = 0.5, 0, 0
     g = games({("a", "o"): [(1, 1), (1, 0), (0, 0)], ("b", "o"): [(1, 0), (0, 1), (0, 0)]})

@@ -6,7 +6,7 @@ import os
 import zipfile
 from collections import OrderedDict
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Callable, Optional, TypeVar, Union
 
 import numpy as np
 
@@ -15,6 +15,8 @@ from ...errors import ModelFileError
 from ...npyheader import NpyHeaderError, npy_header
 from .abstraction import (FOLLOW, LEAD, N_FOLLOW_ACTIONS, N_FOLLOW_STATES, N_LEAD_ACTIONS,
                           N_LEAD_STATES)
+
+_T = TypeVar("_T")
 
 FORMAT_TAG = "ddzlab-qlearning"
 FORMAT_VERSION = 1
@@ -78,7 +80,7 @@ class QTables:
         np.savez_compressed(tmp, format=np.array(FORMAT_TAG), version=np.array(FORMAT_VERSION),
                             shapes=np.array([N_LEAD_STATES, N_LEAD_ACTIONS, N_FOLLOW_STATES,
                                              N_FOLLOW_ACTIONS]), q_init=np.array(self.q_init),
-                            meta=np.array(json.dumps(self.meta)), **arrays)
+                            meta=np.array(json.dumps(self.meta)), allow_pickle=False, **arrays)
         os.replace(tmp, path)
         return path
 
@@ -144,7 +146,7 @@ def _check_members(path: Path) -> None:
         raise ModelFileError(f"{path}: not a readable .npz Q-table ({e})") from None
 
 
-def _scalar(path: Path, data: dict, key: str, kind: type) -> object:
+def _scalar(path: Path, data: dict, key: str, kind: Callable[[Any], _T]) -> _T:
     try:
         return kind(data[key][()])
     except (KeyError, TypeError, ValueError, OverflowError):
