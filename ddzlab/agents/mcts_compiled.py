@@ -65,6 +65,8 @@ def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if obs.rules.wildcard is not None and _policy(agent)[0] == POLICY_CODES.code("weights"):
         return (f"the weights rollout has no compiled twin under the {obs.rules.name} rules "
                 "(random, halfsolo and greedy have)")
+    if obs.rules.wildcard is not None and getattr(agent, "exact", 0):
+        return f"the exact endgame leaves are not compiled under the {obs.rules.name} rules"
     if agent.name != "mcts_cheat" and _guessing(agent) is None:
         return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
                 "twin (uniform, bomb, the noisy oracle and pool guessers such as policy have)")

@@ -649,15 +649,16 @@ def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, o
             lo = hi = want_len
         first, last = _run_through(t, c, x, w, step)
         run = (last - first) // step + 1
+        part = 0
+        for q in range(lo - 1):
+            part += w << (4 * step * q)
         for m in range(lo, min(run, hi) + 1):
-            part = 0
-            for q in range(m):
-                part += w << (4 * step * q)
-            for i in range(run - m + 1):
-                r = first + i * step
-                if r > x or r + (m - 1) * step < x or (not leading and r <= above):
-                    continue
-                n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
+            part += w << (4 * step * (m - 1))
+            r = max(first, x - (m - 1) * step)          # the windows of m links holding x
+            while r <= x and r + (m - 1) * step <= last:
+                if leading or r > above:
+                    n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
+                r += step
     for a in range(t[T_NATTACH]):                   # trios, quads and planes with kickers
         o = T_ATTACH + A_FIELDS * a
         width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
@@ -676,11 +677,11 @@ def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, o
         first, last = _run_through(t, c, x, width, step)
         run = (last - first) // step + 1
         for m in range(lo, min(run, hi) + 1):
-            for i in range(run - m + 1):
-                r = first + i * step
-                if r > x or r + (m - 1) * step < x or (not leading and r <= above):
-                    continue
-                n = _attached(t, a, c, m, r, leading, pool, caps, oc, om, n)
+            r = max(first, x - (m - 1) * step)          # the main parts of m links holding x
+            while r <= x and r + (m - 1) * step <= last:
+                if leading or r > above:
+                    n = _attached(t, a, c, m, r, leading, pool, caps, oc, om, n)
+                r += step
     _as_flower(oc, om, lo0, n, x)
     return n
 
@@ -692,7 +693,7 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
     c, pool, caps = _split_scratch(nat, sc)
     wild = t[T_WILD]
     for x in range(15):                             # (a) F in the main part, read as x
-        if (wild >> (4 * x)) & 1:
+        if (wild >> (4 * x)) & 1 and (leading or x > above):    # a reply's main part lies above
             c[x] += 1
             n = _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n)
             c[x] -= 1

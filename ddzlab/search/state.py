@@ -11,6 +11,8 @@ choices in both and compares end states and scores).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -177,7 +179,7 @@ def describe(st: np.ndarray) -> dict[str, object]:
     """The fields of a state array by name (`ddzlab.kernels.STATE`), for debugging a kernel:
     the seats' fields for the players only, cards as text, the move to beat as a `Move`
     (None when leading), -1 as None."""
-    d = STATE.describe(st)
+    d: dict[str, Any] = STATE.describe(st.tolist())
     players = int(d["players"])
     for name in ("hand", "size", "plays", "played"):
         d[name] = d[name][:players]

@@ -323,6 +323,8 @@ def test_unsupported_searches_fall_back_or_refuse():
     assert a.last_backend == "python" and any("wildcard" in str(x.message) for x in w)
     with pytest.raises(MCTSConfigError, match="wildcard"):
         make_agent("ismcts:backend=numba,rollout=weights", seed=0, iterations=20).play(obs)
+    with pytest.raises(MCTSConfigError, match="exact endgame"):
+        make_agent("ismcts:backend=numba,exact=12", seed=0, iterations=20).play(obs)
     _, std = _observation(2, 5)
 
     class Custom:                                   # a guesser with neither a compiled twin nor a pool
