@@ -379,28 +379,31 @@ def test_the_core_runs_with_numba_s_jit_off():
     assert int(out.stdout.split()[-1]) > 20
 
 
+@pytest.mark.parametrize("rules, seed", [(STANDARD, 2), (WILDCARD, 11)], ids=["standard", "wildcard"])
 @pytest.mark.parametrize("policy", ["halfsolo", "random"])
-def test_rollout_steps_draw_as_their_definition(policy):
+def test_rollout_steps_draw_as_their_definition(policy, rules, seed):
     """The compiled ``halfsolo`` and ``random`` steps (through ``choose``, as a rollout calls
     them) against the laws their Python twins state: ``random`` picks each legal move with
     1 / n; ``halfsolo`` (`HalfSoloRollout`, more than 10 legal moves here) gives each
     non-solo 1 / (n - k // 2) and the k solos the rest equally. A chi-square test on 40,000
-    seeded draws (a fixed seed: the statistic is one number; a wrong law gives thousands)."""
+    seeded draws (a fixed seed: the statistic is one number; a wrong law gives thousands).
+    Under wildcard the landlord's hand holds F (its solos include F read as each rank)."""
     from ddzlab.search.policies import POLICIES, choose
     from ddzlab.search.weights import stand_in
-    game = Game(generate_deals(1, seed=2)[0], landlord=0)
+    game = Game(generate_deals(1, seed=seed, rules=rules)[0], rules=rules, landlord=0)
+    assert bool(game.hands[0] >> 60) == (rules is WILDCARD)
     st = from_game(game)
-    t = core_table(STANDARD)
+    t = core_table(rules)
     oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     n = legal(t, st, oc, om, np.empty(SCRATCH, dtype=np.int64))
-    solo = np.array([m.kind.name == "SOLO" for m in game.legal_moves()])
+    solo = np.array([m.kind.name == "SOLO" for m in compiled_moves(game.hands[0], rules)])
     k = int(solo.sum())
     assert n > 10 and k >= 2 and n - k >= 2
     if policy == "halfsolo":
         p = np.where(solo, (1 - (n - k) / (n - k // 2)) / k, 1 / (n - k // 2))
     else:
         p = np.full(n, 1 / n)
-    pt, w = stand_in(STANDARD)
+    pt, w = stand_in(rules)
     seed_core(11)
     draws = 40_000
     picks = [choose(t, st, oc, om, n, POLICIES[policy], 0.0, pt, w) for _ in range(draws)]
