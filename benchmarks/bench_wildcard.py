@@ -30,16 +30,23 @@ another hand, replayed like the leads; no target). Last, whole games: random and
 the same number of deals, CPU time), and `min_plays` / `best_score` on wildcard hands. The
 tables' memory is measured by ``bench_wildcard_memory.py``.
 
-Run: ``python benchmarks/bench_wildcard.py [--hands 3000] [--rounds 5] [--warm 5000] [--games 200]``.
+The compiled core (``--core``: this part only, first otherwise): the move kernels of
+`ddzlab.moves.compiled` (`lead_moves`, `follow_moves`) on the same three hand sets, one kernel
+call looping over all hands of a round (no Python call per hand), CPU time. Target: wildcard
+leads at most 3x the standard leads' time per hand.
+
+Run: ``python benchmarks/bench_wildcard.py [--hands 3000] [--rounds 5] [--warm 5000] [--games 200] [--core]``.
 """
 import argparse
 import time
 
 import numpy as np
 from _common import Engine, distinct_hands, each, table, time_rounds
+from numba import njit
 
 from ddzlab.cards import Hand
 from ddzlab.moves import legal_moves
+from ddzlab.moves.compiled import MAX_MOVES, core_table, encode, follow_moves, lead_moves, scratch
 from ddzlab.rules import STANDARD, WILDCARD
 
 
@@ -74,6 +81,57 @@ NAMES = ("standard 20", "wildcard 21", "wildcard 21 with F")
 RULES = (STANDARD, WILDCARD, WILDCARD)
 
 
+@njit(cache=True)
+def _core_leads(t, hands, oc, om, sc):
+    """Every hand's leading moves by the kernel; the total count (so nothing is optimised away)."""
+    total = 0
+    for h in hands:
+        total += lead_moves(t, h, oc, om, sc)
+    return total
+
+
+@njit(cache=True)
+def _core_replies(t, hands, beat_cards, beat_meta, oc, om, sc):
+    total = 0
+    for i in range(hands.shape[0]):
+        total += follow_moves(t, hands[i], beat_cards[i], beat_meta[i], oc, om, sc)
+    return total
+
+
+def core_section(args, same: tuple) -> None:
+    """The compiled move kernels on the three hand sets (module docstring)."""
+    oc, om, sc = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64), scratch()
+    arrays = [np.array([h.bits for h in hands], dtype=np.int64) for hands in same]
+    engines = [Engine(name, lambda t=core_table(rules), a=a: _core_leads(t, a, oc, om, sc), len(a))
+               for name, rules, a in zip(NAMES, RULES, arrays)]
+    time_rounds(engines, 1)                      # compiles (or loads) the kernels
+    for e in engines:
+        e.seconds.clear()
+    time_rounds(engines, args.rounds)
+    report(engines, f"the compiled core's leading moves (ddzlab.moves.compiled.lead_moves), the same "
+                    f"{args.hands:,} hands each round, {args.rounds} rounds, CPU time")
+    print("core leading moves per hand (mean): " + ", ".join(
+        f"{name} {_core_leads(core_table(rules), a, oc, om, sc) / len(a):.0f}"
+        for name, rules, a in zip(NAMES, RULES, arrays)))
+    rng = np.random.default_rng(7)
+    engines = []
+    for name, rules, hands, a in zip(NAMES, RULES, same, arrays):
+        beats = [encode(leads[int(rng.integers(len(leads)))])
+                 for o in hands[1:] + hands[:1] for leads in [legal_moves(o, rules)]]
+        bc = np.array([c for c, _ in beats], dtype=np.int64)
+        bm = np.array([m for _, m in beats], dtype=np.int64)
+        engines.append(Engine(name, lambda t=core_table(rules), a=a, bc=bc, bm=bm:
+                              _core_replies(t, a, bc, bm, oc, om, sc), len(a)))
+    time_rounds(engines, 1)
+    for e in engines:
+        e.seconds.clear()
+    time_rounds(engines, args.rounds)
+    print()
+    report(engines, f"the compiled core's replies (follow_moves) to a random lead of another hand, "
+                    f"the same {args.hands:,} pairs each round, CPU time")
+    print()
+
+
 def report(engines: list[Engine], what: str) -> None:
     print(what)
     print(table(engines, "hands/s", "standard 20"))
@@ -88,8 +146,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warm", type=int, default=5000, help="hands that fill the tables before the unseen rounds")
     parser.add_argument("--games", type=int, default=200, help="deals of self-play per rule set (each played twice)")
+    parser.add_argument("--core", action="store_true", help="only the compiled core's part")
     args = parser.parse_args()
     same = hand_sets(args.hands, seed=20)             # first, in a fresh process: replayed hands
+    core_section(args, same)
+    if args.core:
+        return
     engines = [Engine(name, each(lambda h, r=rules: legal_moves(h, r), hands, False), len(hands))
                for name, rules, hands in zip(NAMES, RULES, same)]
     time_rounds(engines, 1)                      # every pattern of these hands into the tables

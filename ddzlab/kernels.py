@@ -152,14 +152,16 @@ MAX_UNITS, MAX_CHAINS, MAX_ATTACHMENTS = 4, 6, 10
 
 #: a rule set as the move kernels read it (`ddzlab.moves.compiled.core_table`)
 TABLE = Layout("core table", (
-    ("deck", 15),                   # deck count per rank
+    ("deck", 16),                   # deck count per slot (slot 15: the flower card F)
     ("chain_ok", 15),               # 1: the rank may stand in a chain
     ("rocket", 1),
     ("longest_trio", 1),            # the longest trio chain (the leading plane filter reads it)
     ("n_units", 1), ("units", 2 * MAX_UNITS),                          # (kind, width) per unit kind
     ("n_chains", 1), ("chains", CHAIN_FIELDS * MAX_CHAINS),
     ("n_attach", 1), ("attach", ATTACH_FIELDS * MAX_ATTACHMENTS),
-    ("chain_slots", 1)))            # the chain ranks as a slot mask (bit 4r)
+    ("chain_slots", 1),             # the chain ranks as a slot mask (bit 4r)
+    ("wild", 1),                    # the ranks F may stand for, as a slot mask (0: no F)
+    ("tiers", 32)))                 # the bomb tier of each kind (`Rules.bomb_order`; 0: not a bomb)
 
 #: a node of a compiled tree (a row of `ddzlab.search.tree.Tree.ints`)
 NODE = Layout("tree node", (

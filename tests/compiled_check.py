@@ -23,6 +23,14 @@ and each game, replayed in the core by the same choices, has the state `from_gam
 after every move, and ends with the same scores and winning sides (``side_won``); so do
 random two-player games (no landlord).
 
+Under the wildcard rules the core lists a hand's moves in its own order (docs/core.md): the
+lists are compared as sets (each move once, with its reading), the natural moves (no ``F``)
+in order and pass last; and every Python policy (greedy, the split filter, the search's
+``split+policy`` filter, the greedy rollout) is run on the core's order (the game's legal
+list is set to it), so their choices compare one for one. Hands holding ``F`` of up to 10
+cards are also compared with the rule-text oracle (tests/oracle.py: leads, replies, and
+``F`` read as its lowest rank).
+
 Then the compiled `weights` play (``ddzlab.search.weights``) against ``WeightsAgent.play``
 at every position of games between mixed agents (weights, greedy, random, smallest, and
 rulev1 on the standard rules), for the tuned weights, ablations (``off``), perturbed
@@ -30,20 +38,22 @@ rulev1 on the standard rules), for the tuned weights, ablations (``off``), pertu
 against ``PowerSolver`` on the hand to act; with the tuned weights, the ``split+policy`` filter
 with the weights prior == the Python search's; the follow threshold at its boundary (a
 threshold equal to the value of the best reply: that reply is played); the power of the
-empty hand after the memo was reset. Rule sets: those of the compiled core
-(standard, mini, homework); the wildcard rules are refused by `WeightsCore`.
+empty hand after the memo was reset. Rule sets: standard, mini, homework (the compiled
+weights play does not cover the wildcard rules yet: `WeightsCore` refuses them).
 """
 from __future__ import annotations
 
 import argparse
 import random
 import sys
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import oracle  # noqa: E402
 from conftest import clumpy_hand  # noqa: E402
 
 from ddzlab.agents.base import make_agent  # noqa: E402
@@ -54,8 +64,10 @@ from ddzlab.agents.weights_compiled import WeightsCore  # noqa: E402
 from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noqa: E402
 from ddzlab.game import Game  # noqa: E402
 from ddzlab.moves import legal_moves  # noqa: E402
-from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, encode, scratch  # noqa: E402
-from ddzlab.rules import Kind, Rules, get_rules  # noqa: E402
+from ddzlab.cards import F_BIT, Hand  # noqa: E402
+from ddzlab.moves import Move  # noqa: E402
+from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, decode, encode, scratch  # noqa: E402
+from ddzlab.rules import Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
 from ddzlab.search.policies import POLICIES, choose, greedy_index, keep_prior, rollout  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
@@ -78,6 +90,9 @@ class Report:
     weights: int = 0
     thresholds: int = 0
     powers: int = 0
+    flower: int = 0          # positions whose hand to act holds F
+    oracle: int = 0          # move lists compared with the rule-text oracle
+    progress: bool = False   # print a line every 10,000 positions (the script's runs)
     failures: list[str] = field(default_factory=list)
 
     def fail(self, text: str) -> None:
@@ -97,6 +112,21 @@ def _random_start(rules, rng) -> Game:
     return game
 
 
+def same_moves(got: list[Move], want: list[Move]) -> bool:
+    """The core's list against the Python generator's under the wildcard rules: the same moves,
+    each once, with the same readings; the natural moves in the same order; pass last."""
+    return (len(got) == len(set(got)) == len(want) and set(got) == set(want)
+            and [m for m in got if m.reading is None] == [m for m in want if m.reading is None]
+            and (not want[-1].is_pass or got[-1] == want[-1]))
+
+
+def _core_order(game: Game) -> None:
+    """Make ``game.legal_moves()`` give the core's list (under the wildcard rules, the Python
+    policies then break ties in the core's order, as the compiled ones do)."""
+    if game.rules.wildcard is not None and not game.is_over:
+        game._legal = compiled_moves(game.hands[game.to_act], game.rules, game.last_move)
+
+
 def check_games(rules: Rules, positions: int, seed: int, report: Report, width: int = 8) -> None:
     """Random games until ``positions`` positions were compared (see module docstring)."""
     rng = np.random.default_rng(seed)
@@ -110,15 +140,23 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
     while report.positions < positions:
         game = _random_start(rules, rng)
         st = from_game(game)
+        wild = rules.wildcard is not None
         while not game.is_over:
             expect = game.legal_moves()
             n = legal(t, st, oc, om, sc)
             got = [(int(oc[i]), int(om[i])) for i in range(n)]
             report.positions += 1
-            if got != [encode(m) for m in expect]:
+            report.flower += bool(game.hands[game.to_act] & F_BIT)
+            if report.progress and report.positions % 10_000 == 0:
+                print(f"  {rules.name}: {report.positions:,} positions, {len(report.failures)} mismatches",
+                      file=sys.stderr, flush=True)
+            if not (same_moves([decode(*m) for m in got], expect) if wild else got == [encode(m) for m in expect]):
                 report.fail(f"{rules.name} legal moves of {game.hand(game.to_act)} on {game.last_move}: "
                             f"{compiled_moves(game.hands[game.to_act], rules, game.last_move)} != {expect}")
                 break
+            if wild:
+                _core_order(game)
+                expect = game.legal_moves()
             s, last = game.to_act, game.last_seat
             following = game.last_move is not None
             partner = following and game.landlord is not None and s != game.landlord and last != game.landlord
@@ -142,6 +180,9 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
                 if k < n:
                     _check_prior(t, game, st, oc, om, n, k, fc, fm, POLICIES["greedy"], pt, w, prior_search, report)
             i = int(rng.integers(n))
+            if wild and rng.random() < 0.75:      # F moves are many: keep F in the hand for longer
+                natural = [j for j in range(n) if not expect[j].cards & F_BIT]
+                i = natural[int(rng.integers(len(natural)))] if natural else i
             game.push(expect[i])
             play(st, oc[i], om[i])
             if not np.array_equal(st, from_game(game)):
@@ -178,6 +219,7 @@ def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report)
     policy, never = GreedyRollout(epsilon=0.0), random.Random(0)     # epsilon 0: never explores
     moves = 0
     while not g.is_over:
+        _core_order(g)
         g.push(policy.choose(g, g.legal_moves(), never))
         moves += 1
     end = st.copy()
@@ -202,7 +244,11 @@ def check_two_player(rules: Rules, n: int, seed: int, report: Report) -> None:
         while not game.is_over:
             expect = game.legal_moves()
             k = legal(t, st, oc, om, sc)
-            if [(int(oc[i]), int(om[i])) for i in range(k)] != [encode(m) for m in expect]:
+            got = [(int(oc[i]), int(om[i])) for i in range(k)]
+            if rules.wildcard is not None and same_moves([decode(*m) for m in got], expect):
+                _core_order(game)
+                expect = game.legal_moves()
+            elif got != [encode(m) for m in expect]:
                 report.fail(f"{rules.name} two-player legal moves of {game.hand(game.to_act)} on {game.last_move}")
                 break
             i = int(rng.integers(k))
@@ -222,16 +268,66 @@ def check_hands(rules: Rules, n: int, seed: int, report: Report) -> None:
     """Leads of ``n`` clumpy hands, and their replies to a random lead of another and to a
     random bomb or rocket of it (a bomb met by a bomb is rare in random play)."""
     rng = np.random.default_rng(seed)
-    for _ in range(n):
+    wild = rules.wildcard is not None
+    for i in range(n):
         size = int(rng.integers(1, 21 if rules.hand_size > 10 else 13))
         hand, other = clumpy_hand(rng, rules, size), clumpy_hand(rng, rules, size)
+        if wild and i % 2 == 0:
+            hand, other = _with_flower(hand), _with_flower(other)
         leads = legal_moves(other, rules)
         beat = leads[int(rng.integers(len(leads)))]
-        bombs = [m for m in leads if m.kind in (Kind.BOMB, Kind.ROCKET)]
+        bombs = [m for m in leads if m.is_bomb]
         for to_beat in (None, beat, *([bombs[int(rng.integers(len(bombs)))]] if bombs else [])):
             report.hands += 1
-            if compiled_moves(hand.bits, rules, to_beat) != legal_moves(hand, rules, to_beat):
+            got, want = compiled_moves(hand.bits, rules, to_beat), legal_moves(hand, rules, to_beat)
+            if not (same_moves(got, want) if wild else got == want):
                 report.fail(f"{rules.name} moves of clumpy hand {hand} on {to_beat}")
+
+
+def _with_flower(hand: Hand) -> Hand:
+    """The hand holding F: a hand without it trades its lowest card for it."""
+    if hand.bits & F_BIT:
+        return hand
+    low = hand.bits & -hand.bits
+    return Hand.from_bits(hand.bits - (1 << (4 * ((low.bit_length() - 1) // 4))) + F_BIT)
+
+
+def check_oracle(rules: Rules, n: int, seed: int, report: Report) -> None:
+    """``n`` hands of 2-10 cards holding F (random and clumpy): the core's leads, and its
+    replies to a random lead of another such hand, against the rule-text oracle's moves
+    (cards paid, kind, rank, length), each once, with F read as the lowest rank that makes
+    the move."""
+    rng = np.random.default_rng(seed)
+    rt = oracle.text_of(rules)
+    deck = [r for r in range(15) for _ in range((rules.deck >> (4 * r)) & 15)]
+    for i in range(n):
+        hands = []
+        for _ in range(2):
+            size = int(rng.integers(2, 11))
+            if i % 2:
+                h = clumpy_hand(rng, rules, size - 1)
+            else:
+                h = Hand.from_bits(sum(1 << (4 * r) for r in rng.permutation(deck)[:size - 1]))
+            hands.append(h if h.bits & F_BIT else h + Hand("F"))
+        hand, opener = hands
+        got = compiled_moves(hand.bits, rules)
+        seen = {(m.cards, m.kind, m.rank, m.length) for m in got}
+        report.oracle += 1
+        if len(seen) != len(got) or seen != oracle.wild_leading(hand, rules) or any(
+                m.reading is not None and m.reading != oracle.lowest_reading(m.cards, (m.kind, m.rank, m.length), rt)
+                for m in got):
+            report.fail(f"{rules.name} leads of {hand} against the rule-text oracle")
+            continue
+        leads = sorted(oracle.wild_leading(opener, rules))
+        cards, kind, rank, length = leads[int(rng.integers(len(leads)))]
+        x = oracle.lowest_reading(cards, (kind, rank, length), rt) if cards & F_BIT else None
+        replies = compiled_moves(hand.bits, rules, Move(kind, rank, length, cards, x))
+        seen = {(m.cards, m.kind, m.rank, m.length) for m in replies}
+        report.oracle += 1
+        if (len(seen) != len(replies) or not replies[-1].is_pass
+                or seen != oracle.wild_replies(hand, rules, (kind, rank, length))):
+            report.fail(f"{rules.name} replies of {hand} to {Move(kind, rank, length, cards, x)} "
+                        "against the rule-text oracle")
 
 
 def weights_variants(rng: np.random.Generator) -> list[tuple[str, WeightsAgent, WeightsCore]]:
@@ -350,13 +446,24 @@ def check_power_reset(rules: Rules, n: int, seed: int, report: Report) -> None:
             report.fail(f"{rules.name} power of the empty hand after {hand}: not 0")
 
 
-def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = None) -> Report:
-    """Every comparison above; ``weights`` positions for the weights play (default ``positions``)."""
-    report = Report()
+def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = None,
+          oracle_hands: int | None = None, progress: bool = False) -> Report:
+    """Every comparison above; ``weights`` positions for the weights play (default ``positions``;
+    none under the wildcard rules), ``oracle_hands`` hands against the rule-text oracle under the
+    wildcard rules (default ``positions // 100``)."""
+    report = Report(progress=progress)
+    wild = rules.wildcard is not None
     check_games(rules, positions, seed, report)
+    if progress:
+        print(f"  {rules.name}: games done; clumpy hands", file=sys.stderr, flush=True)
     check_hands(rules, max(1, positions // 10), seed + 1, report)
-    check_weights(rules, positions if weights is None else weights, seed + 2, report)
-    check_power_reset(rules, max(1, positions // 20), seed + 3, report)
+    if progress:
+        print(f"  {rules.name}: clumpy hands done, {len(report.failures)} mismatches", file=sys.stderr, flush=True)
+    if wild:
+        check_oracle(rules, max(1, positions // 100) if oracle_hands is None else oracle_hands, seed + 5, report)
+    else:
+        check_weights(rules, positions if weights is None else weights, seed + 2, report)
+        check_power_reset(rules, max(1, positions // 20), seed + 3, report)
     check_two_player(rules, max(1, positions // 100), seed + 4, report)
     return report
 
@@ -364,19 +471,24 @@ def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = Non
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=100_000)
-    ap.add_argument("--rules", nargs="+", default=["standard", "mini", "homework"])
+    ap.add_argument("--rules", nargs="+", default=["standard", "mini", "homework", "wildcard"])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--weights", type=int, default=None,
                     help="positions for the weights play (default: --positions)")
+    ap.add_argument("--oracle", type=int, default=None,
+                    help="wildcard hands against the rule-text oracle (default: --positions / 100)")
     args = ap.parse_args()
     bad = 0
     for name in args.rules:
-        r = check(get_rules(name), args.positions, args.seed, args.weights)
+        start = time.perf_counter()
+        r = check(get_rules(name), args.positions, args.seed, args.weights, args.oracle, progress=True)
         print(f"{name}: {r.positions} positions (legal moves, leading and following), {r.greedy} greedy choices, "
               f"{r.splits} split filters, {r.rollouts} greedy rollouts, {r.games} whole games (end state, "
               f"scores, sides won), {r.two_player} two-player games, {r.hands} clumpy-hand move lists, {r.weights} weights plays (mixed-agent "
               f"games; tuned, ablated, perturbed), {r.thresholds} follow thresholds at the boundary, "
-              f"{r.powers} hand powers and splits: {len(r.failures)} mismatches")
+              f"{r.powers} hand powers and splits, {r.flower} positions with F to act, {r.oracle} wildcard "
+              f"move lists against the rule-text oracle: {len(r.failures)} mismatches "
+              f"({time.perf_counter() - start:,.0f} s wall)")
         for f in r.failures:
             print("  ", f)
         bad += len(r.failures)

@@ -65,11 +65,13 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
   (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
-  second of ``python``, today's loops below. The compiled core plays the standard, mini
-  and homework rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
+  second of ``python``, today's loops below. The compiled core plays the standard, mini,
+  homework and wildcard rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
   ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
   the pool in Python once per decision, the kernel draws each world from it) and the four
-  rollouts above; a search it cannot play (the wildcard rules, a custom guesser
+  rollouts above (under wildcard: not the weights rollout, not ``mcmc``, and the
+  ``policy`` guesser's likelihoods are replayed in Python; the tie-breaks of the greedy
+  policy follow the core's move order, docs/core.md); a search it cannot play (a custom guesser
   without a pool, a custom rollout) runs on the Python backend and a warning says so once (``backend=numba`` asked explicitly
   raises instead). ``last_backend`` names the backend of the last search. Both backends
   search alike (same tree, same components) but draw different random numbers, so a
@@ -192,8 +194,8 @@ def greedy_likelihoods(obs: Observation, deals: list[dict[int, int]], scored: se
     if numba_error() is not None:
         return None
     from ..moves.compiled import supports
-    if not supports(obs.rules):
-        return None
+    if not supports(obs.rules) or obs.rules.wildcard is not None:
+        return None                 # no compiled replay with the flower card yet
     from ..search.likelihood import greedy_log_likelihoods
     return greedy_log_likelihoods(obs, deals, scored, eps)
 

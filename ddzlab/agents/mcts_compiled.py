@@ -58,10 +58,15 @@ def _kernel_inputs(agent: "_Search", rules) -> tuple:
 
 def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if not supports(obs.rules):
-        return f"the {obs.rules.name} rules have no compiled core (standard, mini and homework have)"
+        return f"the {obs.rules.name} rules have no compiled core (standard, mini, homework and wildcard have)"
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
                 "twin (random, halfsolo with over=10, greedy, weights have)")
+    if obs.rules.wildcard is not None and _policy(agent)[0] == POLICY_CODES.code("weights"):
+        return (f"the weights rollout has no compiled twin under the {obs.rules.name} rules "
+                "(random, halfsolo and greedy have)")
+    if obs.rules.wildcard is not None and getattr(agent, "exact", 0):
+        return f"the exact endgame leaves are not compiled under the {obs.rules.name} rules"
     if agent.name != "mcts_cheat" and _guessing(agent) is None:
         return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
                 "twin (uniform, bomb, the noisy oracle and pool guessers such as policy have)")

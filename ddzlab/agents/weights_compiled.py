@@ -7,8 +7,8 @@ float sums, move for move equal (tests/compiled_check.py, tests/agents/test_weig
 It is what the ``weights`` rollout of the MCTS agents (``ismcts:rollout=weights``) and the
 simulation labels of `ddzlab.labels` (``agent="weights"``) run on.
 
-It covers the rule sets the compiled core plays (standard, mini and homework,
-`ddzlab.moves.compiled.supports`), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
+It covers the standard, mini and homework rules (the compiled core also plays wildcard,
+`ddzlab.moves.compiled.supports`, but not yet this play's hand power with the flower card), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
 raise `WeightsError` (use `WeightsAgent`). Bidding is not compiled (`WeightsAgent.bid`).
 Importing this module imports numba.
 """
@@ -69,9 +69,9 @@ class WeightsCore:
         the compiled core does not play."""
         got = self._tables.get(rules)
         if got is None:
-            if not supports(rules):
-                raise WeightsError(f"the compiled weights play covers the rule sets of the compiled core "
-                                   f"(standard, mini and homework), not {rules.name}: use WeightsAgent")
+            if not supports(rules) or rules.wildcard is not None:
+                raise WeightsError(f"the compiled weights play covers the standard, mini and homework "
+                                   f"rules, not {rules.name}: use WeightsAgent")
             got = self._tables[rules] = (core_table(rules), context(rules, self.power_constants))
         return (*got, self.params)
 

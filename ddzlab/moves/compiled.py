@@ -8,12 +8,15 @@ same `Rules` data that `MoveGenerator` reads (deck, units, chain specs, attachme
 bomb kinds), implement the same kicker conventions (see `ddzlab.moves`), and the tests
 compare both lists move for move, order included (tests/search/test_compiled.py; at full size
 ``tests/compiled_check.py``). Chains read their step from the table, so the homework rules'
-gapped chains are generated like the others; the rule set with a flower card (``wildcard``)
-stays on the Python generator: `supports` says which.
+gapped chains are generated like the others. A hand with the flower card ``F`` (the
+``wildcard`` rules) lists its natural moves so, then the moves paying ``F`` in the order of
+the expansion below (docs/core.md says why not `WildcardGenerator`'s): the same moves, each
+once, with the same readings; `supports` says which rule sets the core plays.
 
 A move in the core is two ``int64``: its packed cards and ``meta = kind + 32 (rank + 1)
-+ 1024 length`` (`encode`; a pass is ``(0, 0)``), read by every kernel through `meta_kind`,
-`meta_rank` and `meta_length`. Kernels write moves into caller-owned
++ 1024 length + 16384 (reading + 1)`` (`encode`; a pass is ``(0, 0)``; the last term only for
+a move with ``F``), read by every kernel through `meta_kind`, `meta_rank`, `meta_length` and
+`meta_reading`. Kernels write moves into caller-owned
 arrays and return how many they wrote (`MAX_MOVES` is a safe capacity: a hand of the
 standard rules has a few hundred leading moves at most).
 
@@ -29,11 +32,14 @@ from typing import Optional
 import numpy as np
 from numba import njit
 
-from ..cards import N_RANKS, RB, RR
+from ..cards import F_BIT, N_RANKS, N_SLOTS, RB, RF, RR
 from ..errors import RulesError
 from ..kernels import ATTACH_FIELDS, CHAIN_FIELDS, TABLE, KernelLayoutError
 from ..rules import KIND_SHAPE, Kind, Rules
 from .move import PASS, Move
+
+K_PASS, K_BOMB, K_ROCKET = int(Kind.PASS), int(Kind.BOMB), int(Kind.ROCKET)
+K_SOFT_BOMB = int(Kind.SOFT_BOMB)
 
 #: a capacity that no hand's move list reaches (checked by every kernel: overflow raises)
 MAX_MOVES = 4096
@@ -45,24 +51,40 @@ T_NUNITS, T_UNITS = TABLE.offset("n_units"), TABLE.offset("units")
 T_NCHAINS, T_CHAINS = TABLE.offset("n_chains"), TABLE.offset("chains")
 T_NATTACH, T_ATTACH = TABLE.offset("n_attach"), TABLE.offset("attach")
 T_CHAIN_SLOTS = TABLE.offset("chain_slots")
+T_WILD, T_TIERS = TABLE.offset("wild"), TABLE.offset("tiers")
 T_SIZE = TABLE.size
 A_FIELDS, C_FIELDS = ATTACH_FIELDS, CHAIN_FIELDS
 
 
+#: the bomb orders the kernels play (the natural part reads a bomb as below the rocket)
+_BOMB_ORDERS = ((Kind.BOMB, Kind.ROCKET), (Kind.SOFT_BOMB, Kind.BOMB, Kind.ROCKET))
+
+
+def _fits(rules: Rules) -> bool:
+    """Whether the move kernels generate these rules' moves: chains of ranks one or two apart
+    (the homework rules' gapped chains), kickers on trios, quads or chains of step 1, the bombs
+    of the standard order (bomb < rocket) or, with the flower card ``F`` in slot 15, the
+    wildcard order (soft bomb < bomb < rocket)."""
+    wild = rules.wildcard is not None
+    return (all(c.step in (1, 2) for c in rules.chains)
+            and tuple(rules.bomb_order) == _BOMB_ORDERS[wild]
+            and (not wild or (rules.wildcard == RF and all(0 <= x < RB for x in rules.wild_ranks)))
+            and all(KIND_SHAPE[a.base][1] == 1 for a in rules.attachments))
+
+
 @lru_cache(maxsize=None)
 def supports(rules: Rules) -> bool:
-    """Whether the compiled core plays these rules: no flower card, chains of ranks one or two
-    apart (the homework rules' gapped chains), kickers on trios, quads or chains of step 1, the
-    bombs of the standard order (bomb < rocket), three players or two."""
-    return (rules.wildcard is None and all(c.step in (1, 2) for c in rules.chains)
-            and tuple(rules.bomb_order) == (Kind.BOMB, Kind.ROCKET)
-            and all(KIND_SHAPE[a.base][1] == 1 for a in rules.attachments))
+    """Whether the compiled core (move kernels, play, sampling, the random, halfsolo and
+    greedy rollouts) plays these rules: those whose moves the kernels generate (`_fits`):
+    standard, mini, homework and wildcard. Under the wildcard rules the weights play and the
+    likelihood guessers have no compiled twin yet (`ddzlab.agents.mcts_compiled` says so)."""
+    return _fits(rules)
 
 
 @lru_cache(maxsize=None)
 def core_table(rules: Rules) -> np.ndarray:
     """The rule set as the kernels read it (`ddzlab.kernels.TABLE`); built once per rules."""
-    if not supports(rules):
+    if not _fits(rules):
         raise RulesError(f"the compiled core does not play the {rules.name} rules: "
                          "use the Python generator (ddzlab.moves)")
     try:
@@ -72,8 +94,9 @@ def core_table(rules: Rules) -> np.ndarray:
     except KernelLayoutError as e:
         raise RulesError(f"the {rules.name} rules do not fit the compiled core's table: {e}") from None
     t = np.zeros(T_SIZE, dtype=np.int64)
-    for r in range(N_RANKS):
+    for r in range(N_SLOTS):
         t[T_DECK + r] = (rules.deck >> (4 * r)) & 15
+    for r in range(N_RANKS):
         t[T_CHAIN_OK + r] = r in rules.chain_ranks
         t[T_CHAIN_SLOTS] |= int(r in rules.chain_ranks) << (4 * r)
     t[T_ROCKET] = rules.rocket
@@ -93,12 +116,21 @@ def core_table(rules: Rules) -> np.ndarray:
         t[T_ATTACH + A_FIELDS * i: T_ATTACH + A_FIELDS * (i + 1)] = (
             a.kind, width, step, a.kicker_width, a.per_unit, 1 if unit else a.min_units,
             1 if unit else a.max_units, a.distinct, unit, 0)
+    if rules.wildcard is not None:
+        t[T_WILD] = sum(1 << (4 * x) for x in set(rules.wild_ranks))
+    for tier, kind in enumerate(rules.bomb_order, start=1):
+        t[T_TIERS + int(kind)] = tier
     return t
+
+
+#: the meta's reading field: ``READING * (x + 1)`` for a move reading ``F`` as rank ``x``
+READING = 1 << 14
 
 
 def encode(move: Move) -> tuple[int, int]:
     """(cards, meta) of a `Move` as the kernels store it."""
-    return move.cards, int(move.kind) + 32 * (move.rank + 1) + 1024 * move.length
+    meta = int(move.kind) + 32 * (move.rank + 1) + 1024 * move.length
+    return move.cards, meta if move.reading is None else meta + READING * (move.reading + 1)
 
 
 @njit(cache=True, inline="always")
@@ -116,7 +148,20 @@ def meta_rank(meta):
 @njit(cache=True, inline="always")
 def meta_length(meta):
     """The length of a kernel's move meta (`Move.length`)."""
-    return meta >> 10
+    return (meta >> 10) & 15
+
+
+@njit(cache=True, inline="always")
+def is_bomb_kind(kind):
+    """Whether a move of this kind is a bomb (doubles the stakes; beats by `Rules.bomb_order`):
+    a bomb, a soft bomb or the rocket, as `Move.is_bomb`."""
+    return kind == K_BOMB or kind == K_ROCKET or kind == K_SOFT_BOMB
+
+
+@njit(cache=True, inline="always")
+def meta_reading(meta):
+    """The rank ``F`` is read as in a kernel's move meta (`Move.reading`; -1: no ``F``)."""
+    return (meta >> 14) - 1
 
 
 def _python(kernel):
@@ -130,11 +175,14 @@ def decode(cards: int, meta: int) -> Move:
     kind = _python(meta_kind)(meta)
     if kind == 0:
         return PASS
-    return Move(Kind(kind), _python(meta_rank)(meta), _python(meta_length)(meta), int(cards))
+    reading = _python(meta_reading)(meta)
+    return Move(Kind(kind), _python(meta_rank)(meta), _python(meta_length)(meta), int(cards),
+                None if reading < 0 else reading)
 
 
 # -- kernels ------------------------------------------------------------------------------
-K_PASS, K_BOMB, K_ROCKET = int(Kind.PASS), int(Kind.BOMB), int(Kind.ROCKET)
+_F_BIT = F_BIT
+_NATURAL = (1 << (4 * RF)) - 1              # the 15 rank slots of a packed hand (F's cleared)
 _RB, _RR = RB, RR
 
 
@@ -317,9 +365,8 @@ def _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
 
 
 @njit(cache=True)
-def lead_moves(t, bits, oc, om, sc):
-    """Every leading move of packed hand ``bits``, in `MoveGenerator.leading`'s order;
-    writes (cards, meta) into ``oc``/``om`` and returns the count (``sc``: `scratch`)."""
+def _lead_natural(t, bits, oc, om, sc):
+    """Every leading move of packed hand ``bits`` (no ``F``), in `MoveGenerator.leading`'s order."""
     c, pool, caps = _split_scratch(bits, sc)
     one, lead = np.int64(1), np.bool_(True)     # typed, not literal: one `_attached` for all calls
     n = 0
@@ -389,18 +436,19 @@ def lead_moves(t, bits, oc, om, sc):
 
 
 @njit(cache=True)
-def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
-    """Every reply of packed hand ``bits`` to the move (``beat_cards``, ``beat_meta``), then
-    pass, in `MoveGenerator.following`'s order; returns the count written (``sc``: `scratch`).
-    Counts are read off ``bits``; a kind is skipped when the slot masks show it has no reply
-    above the move (`_at_least`, `_has_run`), and the scratch is filled only for kickers."""
+def _follow_natural(t, bits, beat_cards, beat_meta, oc, om, sc):
+    """Every reply of packed hand ``bits`` (no ``F``) to the move (``beat_cards``,
+    ``beat_meta``), without the pass, in `MoveGenerator.following`'s order; returns the count
+    written (``sc``: `scratch`). Counts are read off ``bits``; a kind is skipped when the slot
+    masks show it has no reply above the move (`_at_least`, `_has_run`), and the scratch is
+    filled only for kickers."""
     kind = meta_kind(beat_meta)
     above = meta_rank(beat_meta)
     length = meta_length(beat_meta)
     one, lead = np.int64(1), np.bool_(False)    # typed, not literal: one `_attached` for all calls
     n = 0
     if kind == K_ROCKET:
-        return _emit(oc, om, n, 0, 0)
+        return n
     shift = 4 * (above + 1)                     # slot masks >> shift: the ranks above the move's
     if kind == K_BOMB:
         for r in range(above + 1, 15):
@@ -458,6 +506,254 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
                     n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
     if t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
         n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
+    return n
+
+
+# -- the flower card F (wildcard rules; docs/core.md) ------------------------------------------
+# A hand with F lists its natural moves (the natural kernels on the hand without F, in their
+# order), then the moves paying F, each once, with the reading `Move.reading` gives it:
+#   (a) F in the main part (the unit, chain, trio or quad, plane), read as the rank x of the
+#       slot it fills: per rank x that F may stand for, lowest first, the moves of the hand
+#       with one more x whose main part holds x (kickers natural), F paying that x;
+#   (b) F among the kickers of a natural main part: the natural kicker sets one kicker short,
+#       completed by F read as the lowest rank that makes valid kickers (a pair kicker: F
+#       pairs with a natural card y, read as y);
+#   then, replying, the soft bombs (three natural x and F) that beat the move by the tiers.
+# (a) and (b) never make the same cards with the same kind, rank and length, and each makes
+# a move once, so no move is listed twice.
+
+
+@njit(cache=True)
+def _as_flower(oc, om, lo, hi, x):
+    """Moves [lo, hi) hold one ``x`` that ``F`` pays for (a bomb turns soft), read as ``x``."""
+    one = 1 << (4 * x)
+    for j in range(lo, hi):
+        oc[j] += _F_BIT - one
+        meta = om[j]
+        if (meta & 31) == K_BOMB:
+            meta += K_SOFT_BOMB - K_BOMB
+        om[j] = meta + READING * (x + 1)
+
+
+@njit(cache=True)
+def _kicker_reading(t, a, kick, main, k, n_units, leading, top, s):
+    """The lowest rank ``F`` may stand for that completes the natural solo kickers ``kick``
+    (one short of ``k``) of attachment ``a`` on the main part ``main`` of ``n_units`` units
+    (from ``s`` to ``top``); -1: none does."""
+    o = T_ATTACH + A_FIELDS * a
+    distinct = t[o + 7]
+    cap = 1 if distinct else (1 if k == 1 else (3 if k == 3 else 2))
+    wild = t[T_WILD]
+    for x in range(15):
+        if not (wild >> (4 * x)) & 1 or (main >> (4 * x)) & 15:
+            continue
+        have = (kick >> (4 * x)) & 15
+        if have + 1 > cap:
+            continue
+        if have == 2:                               # three solos of one rank: not the trio that
+            triple = 3 << (4 * x)                   # reads as a longer chain (`_attached`)
+            if t[T_CHAIN_OK + top + 1] and triple == 3 << (4 * (top + 1)):
+                continue
+            if (leading and s >= 1 and t[T_CHAIN_OK + s - 1] and t[T_LONGEST_TRIO] > n_units
+                    and triple == 3 << (4 * (s - 1))):
+                continue
+        return x
+    return -1
+
+
+@njit(cache=True)
+def _flower_kicked(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
+    """The moves of attachment ``a`` on the natural main part of ``n_units`` units from rank
+    ``s`` with ``F`` among the kickers (part (b) above; ``c``: the natural counts)."""
+    o = T_ATTACH + A_FIELDS * a
+    kind, width, step, kw, per_unit, distinct = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 7]
+    top = s + (n_units - 1) * step
+    main = 0
+    for r in range(s, top + 1, step):
+        main += width << (4 * r)
+    meta = kind + 32 * (s + 1) + 1024 * n_units
+    k = per_unit * n_units
+    wild = t[T_WILD]
+    if kw == 2:                                     # F pairs with a natural y: read as y
+        for y in range(15):
+            if not (wild >> (4 * y)) & 1 or c[y] == 0 or (main >> (4 * y)) & 15:
+                continue
+            npool = 0
+            for r in range(15):
+                if c[r] >= 2 and r != y and not (main >> (4 * r)) & 15:
+                    pool[npool] = r
+                    npool += 1
+            base = main + (1 << (4 * y)) + _F_BIT
+            ym = meta + READING * (y + 1)
+            if k == 1:
+                n = _emit(oc, om, n, base, ym)
+            else:
+                n = _pair_sets(pool, npool, k - 1, base, ym, oc, om, n)
+        return n
+    npool = 0
+    for r in range(15):
+        cr = c[r]
+        if distinct and cr > 1:
+            cr = 1
+        if cr >= 1 and not (main >> (4 * r)) & 15:
+            pool[npool] = r
+            caps[npool] = cr if cr < 2 else 2
+            npool += 1
+    lo = n
+    if k == 1:
+        n = _emit(oc, om, n, main, meta)
+    elif k == 2:
+        for i in range(npool):
+            n = _emit(oc, om, n, main + (1 << (4 * pool[i])), meta)
+    else:
+        n = _solo_sets(pool, caps, npool, k - 1, main, meta, oc, om, n)
+    out = lo
+    for j in range(lo, n):                          # each natural set: F as its lowest reading
+        x = _kicker_reading(t, a, oc[j] - main, main, k, n_units, leading, top, s)
+        if x >= 0:
+            oc[out] = oc[j] + _F_BIT
+            om[out] = meta + READING * (x + 1)
+            out += 1
+    return out
+
+
+@njit(cache=True)
+def _run_through(t, c, x, w, step):
+    """(lowest, highest) rank of the run of chain ranks ``step`` apart held ``w`` times in
+    ``c`` that holds ``x`` (``x`` itself must qualify)."""
+    lo = x
+    while lo - step >= 0 and t[T_CHAIN_OK + lo - step] and c[lo - step] >= w:
+        lo -= step
+    hi = x
+    while hi + step < 15 and t[T_CHAIN_OK + hi + step] and c[hi + step] >= w:
+        hi += step
+    return lo, hi
+
+
+@njit(cache=True)
+def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n):
+    """Part (a) for one rank ``x`` (``c[x]`` already counts the extra ``x``): every move whose
+    main part holds ``x``; leading, or (``leading`` False) replies of kind ``want_kind`` and
+    length ``want_len`` with a main rank above ``above``."""
+    lo0 = n
+    for u in range(t[T_NUNITS]):                    # units
+        kind, w = t[T_UNITS + 2 * u], t[T_UNITS + 2 * u + 1]
+        if c[x] >= w and (leading or (kind == want_kind and x > above)):
+            n = _emit(oc, om, n, w << (4 * x), kind + 32 * (x + 1) + 1024)
+    for ch in range(t[T_NCHAINS]):                  # chains through x
+        o = T_CHAINS + C_FIELDS * ch
+        kind, w, step, lo, hi = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4]
+        if not t[T_CHAIN_OK + x] or c[x] < w:
+            continue
+        if not leading:
+            if kind != want_kind or not lo <= want_len <= hi:
+                continue
+            lo = hi = want_len
+        first, last = _run_through(t, c, x, w, step)
+        run = (last - first) // step + 1
+        part = 0
+        for q in range(lo - 1):
+            part += w << (4 * step * q)
+        for m in range(lo, min(run, hi) + 1):
+            part += w << (4 * step * (m - 1))
+            r = max(first, x - (m - 1) * step)          # the windows of m links holding x
+            while r <= x and r + (m - 1) * step <= last:
+                if leading or r > above:
+                    n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
+                r += step
+    for a in range(t[T_NATTACH]):                   # trios, quads and planes with kickers
+        o = T_ATTACH + A_FIELDS * a
+        width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
+        if c[x] < width:
+            continue
+        if not leading:
+            if t[o] != want_kind or not lo <= want_len <= hi:
+                continue
+            lo = hi = want_len
+        if unit:
+            if leading or x > above:
+                n = _attached(t, a, c, 1, x, leading, pool, caps, oc, om, n)
+            continue
+        if not t[T_CHAIN_OK + x]:
+            continue
+        first, last = _run_through(t, c, x, width, step)
+        run = (last - first) // step + 1
+        for m in range(lo, min(run, hi) + 1):
+            r = max(first, x - (m - 1) * step)          # the main parts of m links holding x
+            while r <= x and r + (m - 1) * step <= last:
+                if leading or r > above:
+                    n = _attached(t, a, c, m, r, leading, pool, caps, oc, om, n)
+                r += step
+    _as_flower(oc, om, lo0, n, x)
+    return n
+
+
+@njit(cache=True)
+def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
+    """The moves paying ``F`` of the hand ``nat`` + ``F`` (parts (a) and (b) above), after
+    the ``n`` moves already written."""
+    c, pool, caps = _split_scratch(nat, sc)
+    wild = t[T_WILD]
+    for x in range(15):                             # (a) F in the main part, read as x
+        if (wild >> (4 * x)) & 1 and (leading or x > above):    # a reply's main part lies above
+            c[x] += 1
+            n = _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n)
+            c[x] -= 1
+    for a in range(t[T_NATTACH]):                   # (b) F among the kickers of a natural main part
+        o = T_ATTACH + A_FIELDS * a
+        width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
+        if not leading:
+            if t[o] != want_kind or not lo <= want_len <= hi:
+                continue
+            lo = hi = want_len
+        for s in range(15):
+            if c[s] < width or (not leading and s <= above):
+                continue
+            if unit:
+                n = _flower_kicked(t, a, c, 1, s, leading, pool, caps, oc, om, n)
+                continue
+            k, r = 0, s
+            while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
+                k += 1
+                if k >= lo:
+                    n = _flower_kicked(t, a, c, k, s, leading, pool, caps, oc, om, n)
+                r += step
+    return n
+
+
+@njit(cache=True)
+def lead_moves(t, bits, oc, om, sc):
+    """Every leading move of packed hand ``bits``, in `MoveGenerator.leading`'s order; with
+    ``F``, the natural moves so, then the moves paying ``F`` (see above); writes (cards,
+    meta) into ``oc``/``om`` and returns the count (``sc``: `scratch`)."""
+    nat = bits & _NATURAL
+    n = _lead_natural(t, nat, oc, om, sc)
+    if nat == bits:
+        return n
+    return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
+
+
+@njit(cache=True)
+def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
+    """Every reply of packed hand ``bits`` to the move (``beat_cards``, ``beat_meta``), then
+    pass, in `MoveGenerator.following`'s order; with ``F``, the natural replies so, then the
+    replies paying ``F`` (see above) and the soft bombs that beat the move, then pass
+    (``sc``: `scratch`)."""
+    nat = bits & _NATURAL
+    n = _follow_natural(t, nat, beat_cards, beat_meta, oc, om, sc)
+    if nat != bits:
+        kind = meta_kind(beat_meta)
+        above = meta_rank(beat_meta)
+        theirs = t[T_TIERS + kind]
+        if theirs == 0:
+            n = _flower_moves(t, nat, False, above, kind, meta_length(beat_meta), oc, om, sc, n)
+        soft = t[T_TIERS + K_SOFT_BOMB]
+        wild = t[T_WILD]
+        for x in range(15):
+            if (wild >> (4 * x)) & 1 and (nat >> (4 * x)) & 15 >= 3 and (
+                    soft > theirs or (soft == theirs and x > above)):
+                n = _emit(oc, om, n, (3 << (4 * x)) + _F_BIT,
+                          K_SOFT_BOMB + 32 * (x + 1) + 1024 + READING * (x + 1))
     return _emit(oc, om, n, 0, 0)
 
 
@@ -476,4 +772,4 @@ def compiled_moves(bits: int, rules: Rules, to_beat: Optional[Move] = None) -> l
 
 
 __all__ = ["supports", "core_table", "encode", "decode", "lead_moves", "follow_moves", "compiled_moves",
-           "scratch", "MAX_MOVES"]
+           "scratch", "MAX_MOVES", "READING", "meta_reading", "is_bomb_kind"]

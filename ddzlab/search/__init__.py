@@ -17,8 +17,9 @@ default when numba imports) run their iterations without returning to Python.
 * ``likelihood``: the policy guesser's likelihood (the greedy agent replayed on each candidate
   deal) and the MCMC guesser that samples its posterior.
 
-Rule sets: standard, mini and homework (`ddzlab.moves.compiled.supports`); wildcard runs on
-the Python path. Everything here is checked against its Python reference by
+Rule sets: standard, mini, homework and wildcard (`ddzlab.moves.compiled.supports`); under
+the wildcard rules the weights play, its hand power and the likelihood guessers stay on the
+Python path. Everything here is checked against its Python reference by
 tests/search/test_compiled.py, at full size by tests/compiled_check.py.
 
 The compiled code is cached on disk by numba (first use compiles for ~20-40 s, later

@@ -35,9 +35,9 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from ..errors import OutOfTurnError
+from ..errors import OutOfTurnError, RulesError
 from ..game import Game, Phase
-from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, core_table, meta_kind, meta_rank
+from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, is_bomb_kind, meta_kind, meta_rank
 from .state import N_STATE, S_HAND, S_LAST_CARDS, S_LAST_META, S_LORD, S_PASSES, S_PLAYERS, S_SIZE, \
     S_TO_ACT, S_WINNER, from_game, legal, play, size_of
 
@@ -87,7 +87,7 @@ def _ordered(s, tc, tm, n, mc, mm, base, ky):
             k = (rest * 64 + 63 - size_of(c)) * 32 + meta_rank(m) + 1
         else:
             kind = meta_kind(m)
-            bomb = 1 if kind == K_BOMB or kind == K_ROCKET else 0
+            bomb = 1 if is_bomb_kind(kind) else 0
             k = ((rest * 2 + (1 if kind == 0 else 0)) * 2 + bomb) * 32 + meta_rank(m) + 1
         ky[i] = k * MAX_MOVES + i
     ky[:n].sort()
@@ -201,6 +201,9 @@ def exact_winner(game: Game, max_nodes: int = DEFAULT_NODES) -> Optional[int]:
     `ddzlab.errors.RulesError` for rules the compiled core does not play."""
     if game.phase is not Phase.PLAY:
         raise OutOfTurnError(f"exact_winner solves a game in play, not one {game.phase.name.lower()}")
+    if game.rules.wildcard is not None:     # its Python reference cannot solve a position with F
+        raise RulesError(f"the exact endgame solver is not checked under the {game.rules.name} rules "
+                         "(the flower card): no reference to check it against yet")
     t = core_table(game.rules)
     won = solve(t, from_game(game), max_nodes, new_memo())
     if won < 0:

@@ -24,6 +24,7 @@ from numba import njit
 
 from ..determinize import (DeterminizeError, UniformGuesser, hidden_sizes, known_cards, modelled_seats,
                            pool_key, start_of_play)
+from ..errors import RulesError
 from ..game import Observation
 from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, encode, meta_kind
 from .policies import greedy_index
@@ -217,6 +218,9 @@ class PosteriorGuesser:
         an observation from ``rng``, then reused."""
         key = pool_key(obs)
         if key != self._key:
+            if obs.rules.wildcard is not None:
+                raise RulesError(f"the MCMC guesser has no compiled chains under the {obs.rules.name} rules "
+                                 "(the flower card): use the policy guesser")
             sizes = hidden_sizes(obs)
             holders = list(sizes)
             base = UniformGuesser()

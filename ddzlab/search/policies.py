@@ -14,7 +14,7 @@ from numba import njit
 from ..analysis.greedy import MAX_Q
 from ..cards import R2
 from ..kernels import POLICIES as POLICY_CODES
-from ..moves.compiled import K_BOMB, K_ROCKET, SCRATCH, meta_kind
+from ..moves.compiled import SCRATCH, is_bomb_kind, meta_kind
 from ..rules import Kind
 from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
@@ -94,7 +94,7 @@ def greedy_index(st, oc, om, n):
     best, best_q = -1, 0
     for i in range(n):
         kind = meta_kind(om[i])
-        if kind == 0 or (following and not threat and (kind == K_BOMB or kind == K_ROCKET)):
+        if kind == 0 or (following and not threat and is_bomb_kind(kind)):
             continue
         q = q_cards(hand, oc[i], size_of(oc[i]))
         if best < 0 or q > best_q:

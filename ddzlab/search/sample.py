@@ -135,7 +135,7 @@ def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left,
     forced = np.zeros(nh, dtype=np.int64)
     if keep > 0:                                          # the oracle keeps each true card w.p. keep
         for h in range(nh):
-            for r in range(15):
+            for r in range(16):                # 16 slots: F is dealt like any card
                 n = (truth[h] >> (4 * r)) & 15
                 if n:
                     forced[h] += np.random.binomial(n, keep) << (4 * r)
@@ -151,7 +151,7 @@ def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left,
         rest -= forced[h]
     cards = np.empty(size_of(rest), dtype=np.int64)
     k = 0
-    for r in range(15):
+    for r in range(16):
         for _ in range((rest >> (4 * r)) & 15):
             cards[k] = r
             k += 1

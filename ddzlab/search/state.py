@@ -20,7 +20,7 @@ from ..cards import format_bits
 from ..errors import OutOfTurnError
 from ..game import Game, Phase
 from ..kernels import STATE
-from ..moves.compiled import K_BOMB, K_ROCKET, T_DECK, decode, encode, follow_moves, lead_moves, meta_kind
+from ..moves.compiled import T_DECK, decode, encode, follow_moves, is_bomb_kind, lead_moves, meta_kind
 
 # the offsets of `ddzlab.kernels.STATE`, as constants the kernels compile in
 S_HAND, S_SIZE, S_PLAYS = STATE.offset("hand"), STATE.offset("size"), STATE.offset("plays")
@@ -109,7 +109,7 @@ def play(st, cards, meta):
     st[S_PLAYED + s] += cards
     st[S_SIZE + s] -= size_of(cards)
     st[S_PLAYS + s] += 1
-    if kind == K_BOMB or kind == K_ROCKET:
+    if is_bomb_kind(kind):                  # a soft bomb doubles the stakes too
         st[S_BOMBS] += 1
     st[S_LAST_CARDS] = cards
     st[S_LAST_META] = meta
@@ -127,7 +127,7 @@ def unseen(t, st, seat):
     """`Observation.unseen` of ``seat``: the deck less its hand, every card played and the
     revealed kitty cards the landlord still holds (``t``: `ddzlab.moves.compiled.core_table`)."""
     bits = 0
-    for r in range(15):
+    for r in range(16):                     # 16 slots: the flower card F is slot 15
         bits += t[T_DECK + r] << (4 * r)
     bits -= st[S_HAND + seat]
     for s in range(st[S_PLAYERS]):
@@ -135,7 +135,7 @@ def unseen(t, st, seat):
     lord, kitty = st[S_LORD], st[S_KITTY]
     if kitty and lord >= 0 and lord != seat:
         played = st[S_PLAYED + lord]
-        for r in range(15):
+        for r in range(16):
             k = ((kitty >> (4 * r)) & 15) - ((played >> (4 * r)) & 15)
             if k > 0:
                 bits -= k << (4 * r)
@@ -179,7 +179,7 @@ def describe(st: np.ndarray) -> dict[str, Any]:
     """The fields of a state array by name (`ddzlab.kernels.STATE`), for debugging a kernel:
     the seats' fields for the players only, cards as text, the move to beat as a `Move`
     (None when leading), -1 as None."""
-    d = STATE.describe(st)
+    d: dict[str, Any] = STATE.describe(st.tolist())
     players = int(d["players"])
     for name in ("hand", "size", "plays", "played"):
         d[name] = d[name][:players]

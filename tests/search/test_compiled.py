@@ -20,7 +20,7 @@ from ddzlab.agents.mcts import COMPILED_ITERATIONS, DEFAULT_ITERATIONS, MCTSConf
 from ddzlab.deals import Deal, generate_deals
 from ddzlab.determinize import UniformGuesser
 from ddzlab.game import Game
-from ddzlab.moves import detect, legal_moves
+from ddzlab.moves import Move, detect, legal_moves
 from ddzlab.errors import OutOfTurnError, RulesError
 from ddzlab.moves.compiled import MAX_MOVES, SCRATCH, compiled_moves, core_table, decode, encode, supports
 from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD, Kind
@@ -41,6 +41,16 @@ def test_core_equals_python_on_random_positions(rules):
     assert report.positions >= 1500 and report.games > 10 and report.splits > 50 and report.hands >= 150
     assert report.weights >= 1500 and report.powers >= 500      # the compiled weights play and hand power
     assert report.priors > 50                                   # the split+policy filter, greedy and weights
+
+
+def test_core_equals_python_on_random_wildcard_positions():
+    """The wildcard rules: move lists as sets with the natural moves in order (docs/core.md),
+    the Python policies on the core's order, and hands with F against the rule-text oracle."""
+    report = check(WILDCARD, positions=1500, seed=3, oracle_hands=20)
+    assert report.failures == []
+    assert report.positions >= 1500 and report.games > 10 and report.splits > 50 and report.hands >= 150
+    assert report.flower >= 200 and report.greedy >= 1500 and report.rollouts >= 50 and report.priors > 50
+    assert report.oracle == 40 and report.two_player >= 10
 
 
 def test_docstring_examples_of_the_generator():
@@ -65,10 +75,86 @@ def test_encode_decode_round_trip():
 
 
 def test_rule_sets_without_a_core_are_named():
+    from dataclasses import replace
     assert supports(STANDARD) and supports(MINI) and supports(HOMEWORK)
-    assert not supports(WILDCARD)
-    with pytest.raises(RulesError, match="wildcard"):
-        core_table(WILDCARD)
+    odd = replace(STANDARD, name="odd bombs", bomb_order=(Kind.ROCKET, Kind.BOMB))
+    assert not supports(odd)
+    with pytest.raises(RulesError, match="odd bombs"):
+        core_table(odd)
+
+
+def test_the_table_reads_the_flower_card_and_the_bomb_tiers():
+    from ddzlab.kernels import TABLE
+    d, s = TABLE.describe(core_table(WILDCARD)), TABLE.describe(core_table(STANDARD))
+    assert d["deck"][15] == 1 and s["deck"][15] == 0 and d["deck"][:15] == s["deck"][:15]
+    assert d["wild"] == sum(1 << (4 * x) for x in WILDCARD.wild_ranks) and s["wild"] == 0
+    assert [d["tiers"][int(k)] for k in (Kind.SOFT_BOMB, Kind.BOMB, Kind.ROCKET, Kind.PAIR)] == [1, 2, 3, 0]
+    assert [s["tiers"][int(k)] for k in (Kind.SOFT_BOMB, Kind.BOMB, Kind.ROCKET)] == [0, 1, 2]
+
+
+def _wild_hand(rng, size):
+    """A random hand of the wildcard deck holding F (``size`` cards with it)."""
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    rng.shuffle(deck)
+    return Hand.from_bits(sum(1 << (4 * r) for r in deck[:size - 1]) + (1 << 60))
+
+
+def _same_moves(got, want):
+    """The compiled list holds the Python list's moves, each once, with the same readings;
+    the natural moves (no F) in the same order; pass last when following (docs/core.md)."""
+    natural = [m for m in want if m.reading is None]
+    return (len(got) == len(set(got)) == len(want) and set(got) == set(want)
+            and [m for m in got if m.reading is None] == natural
+            and (want[-1].kind != Kind.PASS or got[-1] == want[-1]))
+
+
+def test_flower_moves_equal_the_python_generator_on_random_hands():
+    rng = np.random.default_rng(38)
+    kinds = set()
+    for i in range(300):
+        hand = _wild_hand(rng, int(rng.integers(1, 22)))
+        other = _wild_hand(rng, int(rng.integers(2, 21)))
+        leads = legal_moves(other, WILDCARD)
+        fours = [m for m in leads if m.is_bomb]
+        for to_beat in (None, leads[int(rng.integers(len(leads)))], *fours[:1]):
+            want = legal_moves(hand, WILDCARD, to_beat)
+            got = compiled_moves(hand.bits, WILDCARD, to_beat)
+            assert _same_moves(got, want), (hand, to_beat)
+            kinds |= {m.kind for m in got if m.reading is not None}
+    assert {Kind.SOFT_BOMB, Kind.PLANE_SOLO, Kind.SOLO_CHAIN, Kind.FOUR_TWO_SOLO, Kind.TRIO_PAIR} <= kinds
+
+
+def test_flower_moves_equal_the_rule_text_oracle():
+    """Brute force from the rule text (small hands): the compiled leads and replies of a hand
+    with F are the oracle's (cards paid, kind, rank, length), each once, F read as the lowest
+    rank that makes the move."""
+    import oracle
+    rng = np.random.default_rng(7)
+    rt = oracle.text_of(WILDCARD)
+    for i in range(25):
+        hand = _wild_hand(rng, int(rng.integers(2, 10)))
+        got = compiled_moves(hand.bits, WILDCARD)
+        as_tuples = {(m.cards, m.kind, m.rank, m.length) for m in got}
+        assert len(as_tuples) == len(got) and as_tuples == oracle.wild_leading(hand, WILDCARD), hand
+        for m in got:
+            if m.reading is not None:
+                assert m.reading == oracle.lowest_reading(m.cards, (m.kind, m.rank, m.length), rt), m
+        opener = _wild_hand(rng, int(rng.integers(2, 10)))
+        cards, kind, rank, length = sorted(oracle.wild_leading(opener, WILDCARD))[int(rng.integers(5))]
+        x = oracle.lowest_reading(cards, (kind, rank, length), rt) if cards >> 60 else None
+        replies = compiled_moves(hand.bits, WILDCARD, Move(kind, rank, length, cards, x))
+        assert replies[-1].is_pass
+        assert ({(m.cards, m.kind, m.rank, m.length) for m in replies}
+                == oracle.wild_replies(hand, WILDCARD, (kind, rank, length))), (hand, cards)
+
+
+def test_encode_decode_carry_the_reading():
+    hand = Hand("33345566F")
+    moves = legal_moves(hand, WILDCARD)
+    assert any(m.reading is not None for m in moves)
+    for m in moves:
+        cards, meta = encode(m)
+        assert decode(cards, meta) == m and (meta >= 1 << 14) == (m.reading is not None)
 
 
 def test_the_core_state_refuses_a_game_still_bidding():
@@ -219,7 +305,7 @@ def test_default_budget_follows_the_backend():
         a.play(obs)
         assert a.last_backend == backend and a.last_iterations == iterations
     wild = Game(generate_deals(1, seed=0, rules=WILDCARD)[0], rules=WILDCARD, landlord=0)
-    a = make_agent("mcts", seed=0, worlds=1)
+    a = make_agent("mcts:rollout=weights", seed=0, worlds=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         a.play(wild.observation(0))
@@ -229,14 +315,16 @@ def test_default_budget_follows_the_backend():
 def test_unsupported_searches_fall_back_or_refuse():
     wild = Game(generate_deals(1, seed=0, rules=WILDCARD)[0], rules=WILDCARD, landlord=0)
     obs = wild.observation(0)
-    a = make_agent("ismcts", seed=0, iterations=20)
+    a = make_agent("ismcts:rollout=weights", seed=0, iterations=20)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         mcts_module._NOTED.clear()
         a.play(obs)
     assert a.last_backend == "python" and any("wildcard" in str(x.message) for x in w)
     with pytest.raises(MCTSConfigError, match="wildcard"):
-        make_agent("ismcts:backend=numba", seed=0, iterations=20).play(obs)
+        make_agent("ismcts:backend=numba,rollout=weights", seed=0, iterations=20).play(obs)
+    with pytest.raises(MCTSConfigError, match="exact endgame"):
+        make_agent("ismcts:backend=numba,exact=12", seed=0, iterations=20).play(obs)
     _, std = _observation(2, 5)
 
     class Custom:                                   # a guesser with neither a compiled twin nor a pool
@@ -291,28 +379,31 @@ def test_the_core_runs_with_numba_s_jit_off():
     assert int(out.stdout.split()[-1]) > 20
 
 
+@pytest.mark.parametrize("rules, seed", [(STANDARD, 2), (WILDCARD, 11)], ids=["standard", "wildcard"])
 @pytest.mark.parametrize("policy", ["halfsolo", "random"])
-def test_rollout_steps_draw_as_their_definition(policy):
+def test_rollout_steps_draw_as_their_definition(policy, rules, seed):
     """The compiled ``halfsolo`` and ``random`` steps (through ``choose``, as a rollout calls
     them) against the laws their Python twins state: ``random`` picks each legal move with
     1 / n; ``halfsolo`` (`HalfSoloRollout`, more than 10 legal moves here) gives each
     non-solo 1 / (n - k // 2) and the k solos the rest equally. A chi-square test on 40,000
-    seeded draws (a fixed seed: the statistic is one number; a wrong law gives thousands)."""
+    seeded draws (a fixed seed: the statistic is one number; a wrong law gives thousands).
+    Under wildcard the landlord's hand holds F (its solos include F read as each rank)."""
     from ddzlab.search.policies import POLICIES, choose
     from ddzlab.search.weights import stand_in
-    game = Game(generate_deals(1, seed=2)[0], landlord=0)
+    game = Game(generate_deals(1, seed=seed, rules=rules)[0], rules=rules, landlord=0)
+    assert bool(game.hands[0] >> 60) == (rules is WILDCARD)
     st = from_game(game)
-    t = core_table(STANDARD)
+    t = core_table(rules)
     oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     n = legal(t, st, oc, om, np.empty(SCRATCH, dtype=np.int64))
-    solo = np.array([m.kind.name == "SOLO" for m in game.legal_moves()])
+    solo = np.array([m.kind.name == "SOLO" for m in compiled_moves(game.hands[0], rules)])
     k = int(solo.sum())
     assert n > 10 and k >= 2 and n - k >= 2
     if policy == "halfsolo":
         p = np.where(solo, (1 - (n - k) / (n - k // 2)) / k, 1 / (n - k // 2))
     else:
         p = np.full(n, 1 / n)
-    pt, w = stand_in(STANDARD)
+    pt, w = stand_in(rules)
     seed_core(11)
     draws = 40_000
     picks = [choose(t, st, oc, om, n, POLICIES[policy], 0.0, pt, w) for _ in range(draws)]
@@ -340,3 +431,45 @@ def test_gapped_chains_of_the_homework_rules_against_the_rule_text():
         replies = compiled_moves(hand.bits, HOMEWORK, gap)
         assert replies[-1] == PASS
         assert {m.cards for m in replies} == oracle.replies(hand, HOMEWORK, (Kind.GAP_SOLO_CHAIN, 0, 5)), text
+
+
+@pytest.mark.parametrize("rollout", ["greedy", "random", "halfsolo"])
+def test_ismcts_runs_compiled_under_the_wildcard_rules(rollout):
+    """Whole wildcard games: seat 0 searches on the core at every decision (F in a hand, in
+    the kitty, played), the others play random moves; every move is legal."""
+    rng = np.random.default_rng(5)
+    held_f = 0
+    for deal in generate_deals(2, seed=11, rules=WILDCARD):     # F: in seat 0's hand, in seat 2's
+        game = Game(deal, rules=WILDCARD, landlord=0)
+        agent = make_agent(f"ismcts:rollout={rollout},backend=numba", seed=1, iterations=60)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            move = agent.play(obs) if game.to_act == 0 else obs.legal_moves[int(rng.integers(len(obs.legal_moves)))]
+            assert move in obs.legal_moves
+            if game.to_act == 0:
+                assert agent.last_backend == "numba"
+                held_f += bool(obs.hand.bits >> 60)
+            game.push(move)
+    assert held_f >= 1
+
+
+def test_sampled_wildcard_worlds_deal_the_flower_card_like_any_card():
+    """F hidden in an opponent's hand (the landlord's, a farmer's): every world deals exactly
+    the unseen cards, F among them, to either other seat."""
+    seed_core(3)
+    deals = generate_deals(2, seed=11, rules=WILDCARD)
+    where = []
+    for deal, f_seat in zip(deals, (0, 2)):
+        game = Game(deal, rules=WILDCARD, landlord=0)
+        for _ in range(3):
+            game.push(game.legal_moves()[0])
+        obs = game.observation(1)
+        view = view_of(obs)
+        st = np.empty_like(view.template)
+        for _ in range(40):
+            sample_world(*view, 0.0, st)
+            hands = [int(st[i]) for i in range(3)]
+            assert hands[1] == obs.hand.bits and sum(hands) == sum(game.hands)
+            assert [len(Hand.from_bits(h)) for h in hands] == list(obs.cards_left)
+            where.append([h >> 60 for h in hands].index(1))
+    assert set(where[40:]) == {0, 2} and set(where[:40]) == {0, 2}

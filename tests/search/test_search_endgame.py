@@ -198,5 +198,5 @@ def test_exact_winner_sides_and_refusals():
         over.play(over.legal_moves()[0])
     with pytest.raises(OutOfTurnError):
         exact_winner(over)
-    with pytest.raises(RulesError):
+    with pytest.raises(RulesError, match="wildcard"):
         exact_winner(Game(rules=WILDCARD, seed=1, landlord=0))
