@@ -258,7 +258,7 @@ class HalfSoloRollout(Rollout):
         self.over = over
 
     def core_policy(self) -> Optional[str]:
-        """The twin plays the seed's threshold only (``over=10``)."""
+        """The compiled twin plays the default threshold only (``over=10``, docs/search.md)."""
         return super().core_policy() if self.over == 10 else None
 
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
