@@ -58,12 +58,12 @@ import oracle  # noqa: E402
 from conftest import clumpy_hand  # noqa: E402
 
 from ddzlab.agents.base import make_agent  # noqa: E402
-from ddzlab.agents.greedy import greedy_choice  # noqa: E402
+from ddzlab.agents.greedy import GreedyAgent, greedy_choice  # noqa: E402
 from ddzlab.agents.mcts import GreedyRollout, ISMCTSAgent, side_won as py_side_won, split_filter  # noqa: E402
 from ddzlab.agents.weights import RULES, RuleWeights, WeightsAgent, load_weights  # noqa: E402
 from ddzlab.agents.weights_compiled import WeightsCore  # noqa: E402
 from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noqa: E402
-from ddzlab.game import Game  # noqa: E402
+from ddzlab.game import Game, Observation  # noqa: E402
 from ddzlab.moves import legal_moves  # noqa: E402
 from ddzlab.cards import F_BIT, Hand  # noqa: E402
 from ddzlab.moves import Move  # noqa: E402
@@ -330,6 +330,16 @@ def check_oracle(rules: Rules, n: int, seed: int, report: Report) -> None:
                 or seen != oracle.wild_replies(hand, rules, (kind, rank, length))):
             report.fail(f"{rules.name} replies of {hand} to {Move(kind, rank, length, cards, x)} "
                         "against the rule-text oracle")
+
+
+class CoreOrderGreedy(GreedyAgent):
+    """`GreedyAgent` choosing from the core's list of the observation's legal moves: under the
+    wildcard rules its order decides greedy's ties, in the compiled rollouts and likelihoods."""
+
+    def play(self, obs: Observation) -> Move:
+        if obs.rules.wildcard is not None and obs.legal_moves:
+            obs = replace(obs, legal_moves=tuple(compiled_moves(obs.hand.bits, obs.rules, obs.last_move)))
+        return super().play(obs)
 
 
 class CoreOrderWeights(WeightsAgent):

@@ -9,8 +9,11 @@ the plays of a sub-hand are exactly the plays of the hand that fit in it.
 The plays of a hand come from the compiled generator (`ddzlab.moves.compiled.lead_moves`:
 no second enumeration), reordered by a stable sort into the order `MoveGenerator.collect`
 lists them (the kinds in rule-set order, then main rank, then chain length; the kicker
-sets keep the generator's order). That order matters only to `split`, which, like
-`PowerSolver.split`, takes the first play in that order that reaches the power. A play's
+sets keep the generator's order); under the wildcard rules, whose flower card `collect`
+cannot hold, they keep `lead_moves`' order (the plays of every reading of ``F``: a hand with
+``F`` is worth the best of its readings, as `PowerSolver`'s). That order matters only to
+`split`, which, like `PowerSolver.split`, takes the first play in that order that reaches the
+power (docs/core.md, "Rollouts", says how the checks compare the wildcard order). A play's
 power comes from a table filled by `ddzlab.analysis.power.move_power` itself (`table`), so
 the sums are the same floating-point sums as the Python solver's.
 
