@@ -53,6 +53,7 @@ class FewestLeft:
 
 
 def test_a_new_agent_registers_and_plays_a_duel(monkeypatch):
+    base.available_agents()            # ddzlab's own agents register lazily: all of them before the copy
     monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))      # the registry as it was, after
     base.register_agent("fewest_left")(FewestLeft)
     assert "fewest_left" in base.available_agents()
