@@ -38,8 +38,9 @@ rulev1 on the standard rules), for the tuned weights, ablations (``off``), pertu
 against ``PowerSolver`` on the hand to act; with the tuned weights, the ``split+policy`` filter
 with the weights prior == the Python search's; the follow threshold at its boundary (a
 threshold equal to the value of the best reply: that reply is played); the power of the
-empty hand after the memo was reset. Rule sets: standard, mini, homework (the compiled
-weights play does not cover the wildcard rules yet: `WeightsCore` refuses them).
+empty hand after the memo was reset. Rule sets: all four. Under the wildcard rules the Python
+agent and solver take the core's order (`CoreOrderWeights`: the legal list and the plays of the
+hand power in the core's order, which decide ties, docs/core.md).
 """
 from __future__ import annotations
 
@@ -57,12 +58,12 @@ import oracle  # noqa: E402
 from conftest import clumpy_hand  # noqa: E402
 
 from ddzlab.agents.base import make_agent  # noqa: E402
-from ddzlab.agents.greedy import greedy_choice  # noqa: E402
+from ddzlab.agents.greedy import GreedyAgent, greedy_choice  # noqa: E402
 from ddzlab.agents.mcts import GreedyRollout, ISMCTSAgent, side_won as py_side_won, split_filter  # noqa: E402
 from ddzlab.agents.weights import RULES, RuleWeights, WeightsAgent, load_weights  # noqa: E402
 from ddzlab.agents.weights_compiled import WeightsCore  # noqa: E402
 from ddzlab.analysis.power import SEED_POWER, PowerConstants, PowerSolver  # noqa: E402
-from ddzlab.game import Game  # noqa: E402
+from ddzlab.game import Game, Observation  # noqa: E402
 from ddzlab.moves import legal_moves  # noqa: E402
 from ddzlab.cards import F_BIT, Hand  # noqa: E402
 from ddzlab.moves import Move  # noqa: E402
@@ -71,7 +72,7 @@ from ddzlab.rules import Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
 from ddzlab.search.policies import POLICIES, choose, greedy_index, keep_prior, rollout  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
-from ddzlab.search.power import context, hand_plays, power, split  # noqa: E402
+from ddzlab.search.power import STARTS, context, hand_plays, power, split  # noqa: E402
 from ddzlab.search.state import legal, play, scores, side_won  # noqa: E402
 from ddzlab.search.weights import choose_weights, stand_in  # noqa: E402
 
@@ -91,6 +92,7 @@ class Report:
     thresholds: int = 0
     powers: int = 0
     flower: int = 0          # positions whose hand to act holds F
+    weights_flower: int = 0  # weights plays whose hand to act holds F
     oracle: int = 0          # move lists compared with the rule-text oracle
     progress: bool = False   # print a line every 10,000 positions (the script's runs)
     failures: list[str] = field(default_factory=list)
@@ -330,8 +332,35 @@ def check_oracle(rules: Rules, n: int, seed: int, report: Report) -> None:
                         "against the rule-text oracle")
 
 
+class CoreOrderGreedy(GreedyAgent):
+    """`GreedyAgent` choosing from the core's list of the observation's legal moves: under the
+    wildcard rules its order decides greedy's ties, in the compiled rollouts and likelihoods."""
+
+    def play(self, obs: Observation) -> Move:
+        if obs.rules.wildcard is not None and obs.legal_moves:
+            obs = replace(obs, legal_moves=tuple(compiled_moves(obs.hand.bits, obs.rules, obs.last_move)))
+        return super().play(obs)
+
+
+class CoreOrderWeights(WeightsAgent):
+    """`WeightsAgent` whose hand power takes the plays in the core's order (`lead_moves`): under
+    the wildcard rules that order, not the Python generator's, decides the ties of the best
+    split, as the legal list's order decides the ties of the choice (docs/core.md)."""
+
+    def solver(self, hand: int, rules: Rules) -> PowerSolver:
+        if rules.wildcard is None:
+            return super().solver(hand, rules)
+        return PowerSolver(hand, rules, self.power_constants, plays=compiled_moves(hand, rules))
+
+
+def core_solver(hand: int, rules: Rules, constants: PowerConstants) -> PowerSolver:
+    """`PowerSolver` of ``hand`` with its plays in the order the core's hand power takes them."""
+    return CoreOrderWeights(power=constants).solver(hand, rules)
+
+
 def weights_variants(rng: np.random.Generator) -> list[tuple[str, WeightsAgent, WeightsCore]]:
-    """The tuned weights, three ablations, two perturbed weight sets, one perturbed power."""
+    """The tuned weights, three ablations, two perturbed weight sets, one perturbed power (the
+    Python agents take their plays in the core's order under the wildcard rules)."""
     tuned = load_weights()
     out = [("tuned", tuned, frozenset(), SEED_POWER)]
     for _ in range(3):
@@ -347,7 +376,7 @@ def weights_variants(rng: np.random.Generator) -> list[tuple[str, WeightsAgent, 
         out.append((f"weights {w}", w, frozenset(), SEED_POWER))
     power = PowerConstants(one_hand=-120.0, solo=(0.5, 0.017), chain=0.03, bomb=(-5.5, 0.2))
     out.append(("power constants", tuned, frozenset(), power))
-    return [(name, WeightsAgent(w, off, p), WeightsCore(w, off, p)) for name, w, off, p in out]
+    return [(name, CoreOrderWeights(w, off, p), WeightsCore(w, off, p)) for name, w, off, p in out]
 
 
 def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> None:
@@ -360,11 +389,13 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
     names = ["weights", "weights", "greedy", "random", "smallest"] + (["rulev1"] if rules.name == "standard" else [])
     oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
-    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(STARTS, dtype=np.int64)
     xc, xm = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
     fc, fm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     sc = scratch()
     prior_search = ISMCTSAgent(moves="split+policy", rollout="weights", backend="python")
+    prior_search.rollout._agent = CoreOrderWeights()     # its prior, on the core's order
+    wild = rules.wildcard is not None
     done = 0
     while done < positions:
         name, ref, core = variants[0] if rng.random() < 0.5 else variants[int(rng.integers(len(variants)))]
@@ -374,7 +405,9 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
                  else make_agent(a, seed=int(rng.integers(2**31))) for _ in range(game.players)]
         while not game.is_over:
             s = game.to_act
+            _core_order(game)
             obs = game.observation(s)
+            report.weights_flower += wild and bool(game.hands[s] & F_BIT)
             st = from_game(game)
             n = legal(t, st, oc, om, sc)
             want = ref.play(obs)
@@ -399,7 +432,7 @@ def check_weights(rules: Rules, positions: int, seed: int, report: Report) -> No
                 _check_threshold(rules, ref, core, obs, st, oc, om, n, report)
             if done % 3 == 0:
                 hand = game.hands[s]
-                solver = PowerSolver(hand, rules, core.power_constants)
+                solver = core_solver(hand, rules, core.power_constants)
                 hand_plays(t, pt, hand, pc, pm, pp, start, sc)
                 k = split(pt, hand, pc, pm, pp, start, xc, xm)
                 report.powers += 1
@@ -418,7 +451,7 @@ def _check_threshold(rules, ref, core, obs, st, oc, om, n, report: Report) -> No
         return
     value = dict(ex.values)[ex.move]
     edge = replace(ref.w, follow_threshold=value)
-    agent, twin = WeightsAgent(edge, ref.off, ref.power_constants), WeightsCore(edge, core.off, core.power_constants)
+    agent, twin = type(ref)(edge, ref.off, ref.power_constants), WeightsCore(edge, core.off, core.power_constants)
     t, pt, w = twin.tables(rules)
     i = choose_weights(t, pt, w, st, oc, om, n)
     report.thresholds += 1
@@ -434,10 +467,12 @@ def check_power_reset(rules: Rules, n: int, seed: int, report: Report) -> None:
     t = core_table(rules)
     pt = context(rules, memo_bits=4)
     pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
-    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(STARTS, dtype=np.int64)
     sc = scratch()
-    for _ in range(n):
+    for i in range(n):
         hand = clumpy_hand(rng, rules, int(rng.integers(1, 11)))
+        if rules.wildcard is not None and i % 2:
+            hand = _with_flower(hand)
         hand_plays(t, pt, hand.bits, pc, pm, pp, start, sc)
         report.powers += 1
         if power(pt, hand.bits, pc, pp, start) != PowerSolver(hand.bits, rules).power(hand.bits):
@@ -448,8 +483,8 @@ def check_power_reset(rules: Rules, n: int, seed: int, report: Report) -> None:
 
 def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = None,
           oracle_hands: int | None = None, progress: bool = False) -> Report:
-    """Every comparison above; ``weights`` positions for the weights play (default ``positions``;
-    none under the wildcard rules), ``oracle_hands`` hands against the rule-text oracle under the
+    """Every comparison above; ``weights`` positions for the weights play (default ``positions``),
+    ``oracle_hands`` hands against the rule-text oracle under the
     wildcard rules (default ``positions // 100``)."""
     report = Report(progress=progress)
     wild = rules.wildcard is not None
@@ -461,9 +496,8 @@ def check(rules: Rules, positions: int, seed: int = 0, weights: int | None = Non
         print(f"  {rules.name}: clumpy hands done, {len(report.failures)} mismatches", file=sys.stderr, flush=True)
     if wild:
         check_oracle(rules, max(1, positions // 100) if oracle_hands is None else oracle_hands, seed + 5, report)
-    else:
-        check_weights(rules, positions if weights is None else weights, seed + 2, report)
-        check_power_reset(rules, max(1, positions // 20), seed + 3, report)
+    check_weights(rules, positions if weights is None else weights, seed + 2, report)
+    check_power_reset(rules, max(1, positions // 20), seed + 3, report)
     check_two_player(rules, max(1, positions // 100), seed + 4, report)
     return report
 
@@ -486,7 +520,7 @@ def main() -> None:
               f"{r.splits} split filters, {r.rollouts} greedy rollouts, {r.games} whole games (end state, "
               f"scores, sides won), {r.two_player} two-player games, {r.hands} clumpy-hand move lists, {r.weights} weights plays (mixed-agent "
               f"games; tuned, ablated, perturbed), {r.thresholds} follow thresholds at the boundary, "
-              f"{r.powers} hand powers and splits, {r.flower} positions with F to act, {r.oracle} wildcard "
+              f"{r.powers} hand powers and splits, {r.flower} positions with F to act ({r.weights_flower} of the weights plays), {r.oracle} wildcard "
               f"move lists against the rule-text oracle: {len(r.failures)} mismatches "
               f"({time.perf_counter() - start:,.0f} s wall)")
         for f in r.failures:

@@ -69,9 +69,9 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
   homework and wildcard rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
   ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
   the pool in Python once per decision, the kernel draws each world from it) and the four
-  rollouts above (under wildcard: not the weights rollout, not ``mcmc``, and the
-  ``policy`` guesser's likelihoods are replayed in Python; the tie-breaks of the greedy
-  policy follow the core's move order, docs/core.md); a search it cannot play (a custom guesser
+  rollouts above (under wildcard the tie-breaks of the greedy and weights policies, in the
+  rollouts and in the policy guessers' likelihoods, follow the core's move order, docs/core.md;
+  the exact endgame leaves are not compiled there); a search it cannot play (a custom guesser
   without a pool, a custom rollout) runs on the Python backend and a warning says so once (``backend=numba`` asked explicitly
   raises instead). ``last_backend`` names the backend of the last search. Both backends
   search alike (same tree, same components) but draw different random numbers, so a
@@ -194,8 +194,8 @@ def greedy_likelihoods(obs: Observation, deals: list[dict[int, int]], scored: se
     if numba_error() is not None:
         return None
     from ..moves.compiled import supports
-    if not supports(obs.rules) or obs.rules.wildcard is not None:
-        return None                 # no compiled replay with the flower card yet
+    if not supports(obs.rules):
+        return None
     from ..search.likelihood import greedy_log_likelihoods
     return greedy_log_likelihoods(obs, deals, scored, eps)
 

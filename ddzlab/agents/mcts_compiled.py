@@ -62,9 +62,6 @@ def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
                 "twin (random, halfsolo with over=10, greedy, weights have)")
-    if obs.rules.wildcard is not None and _policy(agent)[0] == POLICY_CODES.code("weights"):
-        return (f"the weights rollout has no compiled twin under the {obs.rules.name} rules "
-                "(random, halfsolo and greedy have)")
     if obs.rules.wildcard is not None and getattr(agent, "exact", 0):
         return f"the exact endgame leaves are not compiled under the {obs.rules.name} rules"
     if agent.name != "mcts_cheat" and _guessing(agent) is None:

@@ -59,7 +59,7 @@ from ..errors import DdzError
 from ..game import Observation
 from ..moves import PASS, Move, detect, generator
 from ..kernels import WEIGHTS_RULES
-from ..rules import Kind
+from ..rules import Kind, Rules
 from .base import register_agent
 
 R2 = RANK_CHARS.index("2")
@@ -254,9 +254,15 @@ class WeightsAgent:
         hand = obs.hand.bits
         s = self._solver
         if s is None or (s.bits | hand) != s.bits or self._solver_rules is not obs.rules:
-            s = self._solver = PowerSolver(hand, obs.rules, self.power_constants)
+            s = self._solver = self.solver(hand, obs.rules)
             self._solver_rules = obs.rules
         return s.power(bits) if bits else 0.0
+
+    def solver(self, hand: int, rules: Rules) -> PowerSolver:
+        """The hand power solver of a packed hand: the plays of `PowerSolver.split` in the
+        generator's order (the checks of the compiled twin give the core's order instead,
+        which decides ties under the wildcard rules: docs/core.md)."""
+        return PowerSolver(hand, rules, self.power_constants)
 
     def _split(self, obs: Observation, bits: int) -> list[Move]:
         self._power(obs, bits)

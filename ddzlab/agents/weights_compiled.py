@@ -7,9 +7,12 @@ float sums, move for move equal (tests/compiled_check.py, tests/agents/test_weig
 It is what the ``weights`` rollout of the MCTS agents (``ismcts:rollout=weights``) and the
 simulation labels of `ddzlab.labels` (``agent="weights"``) run on.
 
-It covers the standard, mini and homework rules (the compiled core also plays wildcard,
-`ddzlab.moves.compiled.supports`, but not yet this play's hand power with the flower card), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`; other rule sets
-raise `WeightsError` (use `WeightsAgent`). Bidding is not compiled (`WeightsAgent.bid`).
+It covers every rule set the compiled core plays (`ddzlab.moves.compiled.supports`: standard,
+mini, homework, wildcard), any `RuleWeights`, any ``off`` ablation and any `PowerConstants`;
+other rule sets raise `WeightsError` (use `WeightsAgent`). Under the wildcard rules the core
+lists a hand's moves in its own order (docs/core.md), and ties go to the first in that order:
+the play equals `WeightsAgent`'s run on the core's lists (its legal moves and the plays of its
+hand power), which is how the checks compare them. Bidding is not compiled (`WeightsAgent.bid`).
 Importing this module imports numba.
 """
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 from ..analysis.power import SEED_POWER, PowerConstants
 from ..game import Game, Observation
 from ..moves import Move
-from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, encode, supports
+from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, decode, encode, supports
 from ..rules import Rules
 from ..search import from_game, view_of
 from ..search.power import PowerTables, context
@@ -69,9 +72,9 @@ class WeightsCore:
         the compiled core does not play."""
         got = self._tables.get(rules)
         if got is None:
-            if not supports(rules) or rules.wildcard is not None:
-                raise WeightsError(f"the compiled weights play covers the standard, mini and homework "
-                                   f"rules, not {rules.name}: use WeightsAgent")
+            if not supports(rules):
+                raise WeightsError(f"the compiled weights play covers the rule sets of the compiled core "
+                                   f"(standard, mini, homework, wildcard), not {rules.name}: use WeightsAgent")
             got = self._tables[rules] = (core_table(rules), context(rules, self.power_constants))
         return (*got, self.params)
 
@@ -83,7 +86,10 @@ class WeightsCore:
         st = view_of(obs).template
         oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
         n = legal(t, st, oc, om, np.empty(SCRATCH, dtype=np.int64))
-        return obs.legal_moves[choose_weights(t, pt, w, st, oc, om, n)]
+        i = choose_weights(t, pt, w, st, oc, om, n)
+        if obs.rules.wildcard is not None:      # the core's list is in its own order
+            return decode(int(oc[i]), int(om[i]))
+        return obs.legal_moves[i]
 
     def play_out(self, game: Game) -> Game:
         """Play ``game`` (in its card play) to the end with this agent in every seat; returns it,

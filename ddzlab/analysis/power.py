@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 from ..cards import GUARD_BITS, Hand, bits_size, unpack
 from ..moves import Move, generator, legal_moves
@@ -144,17 +144,20 @@ class PowerSolver:
     ``memo`` maps the sub-hands searched so far to their power; `split` rebuilds the best
     split from it (the first play, in generation order, that reaches the power). A search
     that would memoise more than ``max_states`` sub-hands raises `SearchLimitError`.
+    ``plays``: every leading play of ``bits`` in the order `split` should try them (default:
+    the generator's; the power does not depend on the order, the split's ties do).
     """
 
     def __init__(self, bits: int, rules: Rules, constants: PowerConstants = SEED_POWER,
-                 max_states: int = MAX_POWER_STATES) -> None:
+                 max_states: int = MAX_POWER_STATES, plays: Optional[Iterable[Move]] = None) -> None:
         self.bits = bits
         self.max_states = max_states
         by_low: dict[int, list[tuple[int, float, Move]]] = {}
-        gen = generator(rules)
-        # with a flower card, every play of every reading (the rank sweep `collect` cannot
-        # hold F): the search then takes the best reading of F, like `min_plays`
-        plays = gen.leading(bits) if rules.wildcard is not None else gen.collect(unpack(bits))
+        if plays is None:
+            gen = generator(rules)
+            # with a flower card, every play of every reading (the rank sweep `collect` cannot
+            # hold F): the search then takes the best reading of F, like `min_plays`
+            plays = gen.leading(bits) if rules.wildcard is not None else gen.collect(unpack(bits))
         for m in plays:
             c = m.cards
             low = ((c & -c).bit_length() - 1) >> 2          # lowest rank the play holds

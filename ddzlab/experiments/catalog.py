@@ -220,7 +220,8 @@ add(Experiment(
 __all__ = ["CATALOG", "add", "WILDCARD_AGENTS", "ARENA_DEALS", "CHEAP_AGENTS", "SEARCH_AGENTS", "WEIGHTS_RULES",
            "GUESSERS", "FAST_GUESSERS", "POOL_GUESSERS", "POOL_GUESSERS_3200", "ORACLE_Q", "ORACLE_BUDGET", "GUESS_SEED",
            "guess_experiments", "GUESS_OPPONENTS", "GUESS_DEALS", "CHEAT_BUDGETS", "WORLD_TOTALS", "WORLDS",
-           "STRONGEST", "STRONG_TARGETS", "PRIOR_LABEL", "PRIOR_SPEC", "STRONG_SECONDS", "STRONG_BUDGET", "ismcts"]
+           "STRONGEST", "STRONG_TARGETS", "PRIOR_LABEL", "PRIOR_SPEC", "STRONG_SECONDS", "STRONG_BUDGET", "ismcts",
+           "WILDCARD_STRONG_DEALS"]
 
 # -- notebook 09: why the all-seeing player got worse with more search -------------
 #: the deals of the cause study: generated apart from the held-out set and from notebook 05's
@@ -335,3 +336,15 @@ add(Experiment(
     description=f"Notebook 09: the strongest search agent at twice its budget ({STRONG_BUDGET_NEXT:,} iterations), "
                 "evaluated once against rulev1 and weights on 1,000 fresh held-out deals (a seed no other "
                 "study uses), sides swapped: the next hypothesis for the gap to 0.90 against rulev1."))
+
+#: notebook 07: does the strongest agent's edge over weights survive the flower card? The agent of
+#: 09_strongest (the same label and spec) against weights under the wildcard rules, on the first 1,000
+#: deals of 07's deal set (``generate_deals(1000, seed=7)`` is the first 1,000 of wildcard_2000, so
+#: its games pair by deal with 07_wildcard's); neither the agent nor weights was chosen or tuned on them
+WILDCARD_STRONG_DEALS = 1000
+add(Experiment(
+    "07_wildcard_strongest", configs={STRONG_CHOSEN: STRONG_CANDIDATES[STRONG_CHOSEN]}, opponents=["weights"],
+    deals=WILDCARD_STRONG_DEALS, deal_seed=7, rules="wildcard", seed=0,
+    description="Notebook 07: the strongest search agent (09_strongest's) against weights under the wildcard rules, "
+                "1,000 deals x 2 (sides swapped; 07_wildcard's first 1,000 deals), paired by deal; its standard "
+                "counterpart is 09_strongest's games against weights."))

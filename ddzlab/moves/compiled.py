@@ -76,8 +76,8 @@ def _fits(rules: Rules) -> bool:
 def supports(rules: Rules) -> bool:
     """Whether the compiled core (move kernels, play, sampling, the random, halfsolo and
     greedy rollouts) plays these rules: those whose moves the kernels generate (`_fits`):
-    standard, mini, homework and wildcard. Under the wildcard rules the weights play and the
-    likelihood guessers have no compiled twin yet (`ddzlab.agents.mcts_compiled` says so)."""
+    standard, mini, homework and wildcard. Under the wildcard rules the exact endgame solver
+    has no checked twin yet (`ddzlab.agents.mcts_compiled` says so)."""
     return _fits(rules)
 
 

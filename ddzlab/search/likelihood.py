@@ -8,7 +8,9 @@ moves, and 1 when it was forced. In Python every candidate replays the game with
 objects and a greedy decision per play (about a millisecond a candidate); here the replay is
 the core's state array and `greedy_index` (microseconds). The sums are the same floating
 point operations in the same order as `PolicyGuesser.log_likelihood`, so the values are
-equal (tests/search/test_compiled_guessing.py compares them on random positions).
+equal (tests/search/test_compiled_guessing.py compares them on random positions). Under the
+wildcard rules greedy's ties go to the first move in the core's order (docs/core.md), so the
+values equal the Python replay's with greedy choosing from the core's lists.
 
 `greedy_log_likelihoods` is the entry point (Python, once per pool); `_replay` the kernel.
 `PosteriorGuesser` samples the same posterior by Metropolis chains run in a kernel
@@ -24,7 +26,6 @@ from numba import njit
 
 from ..determinize import (DeterminizeError, UniformGuesser, hidden_sizes, known_cards, modelled_seats,
                            pool_key, start_of_play)
-from ..errors import RulesError
 from ..game import Observation
 from ..moves.compiled import MAX_MOVES, SCRATCH, core_table, encode, meta_kind
 from .policies import greedy_index
@@ -67,9 +68,10 @@ def _replay(t, st0, seats, hands, hist_cards, hist_meta, scored, eps, out):
 
 @njit(cache=True)
 def _card(bits, size):
-    """The rank of a card drawn uniformly from the packed ``bits`` (``size`` cards)."""
+    """The slot of a card drawn uniformly from the packed ``bits`` (``size`` cards; slot 15 is
+    the flower card F)."""
     want = int(np.random.random() * size)
-    for r in range(15):
+    for r in range(16):
         n = (bits >> (4 * r)) & 15
         if want < n:
             return r
@@ -218,9 +220,6 @@ class PosteriorGuesser:
         an observation from ``rng``, then reused."""
         key = pool_key(obs)
         if key != self._key:
-            if obs.rules.wildcard is not None:
-                raise RulesError(f"the MCMC guesser has no compiled chains under the {obs.rules.name} rules "
-                                 "(the flower card): use the policy guesser")
             sizes = hidden_sizes(obs)
             holders = list(sizes)
             base = UniformGuesser()

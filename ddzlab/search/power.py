@@ -9,8 +9,11 @@ the plays of a sub-hand are exactly the plays of the hand that fit in it.
 The plays of a hand come from the compiled generator (`ddzlab.moves.compiled.lead_moves`:
 no second enumeration), reordered by a stable sort into the order `MoveGenerator.collect`
 lists them (the kinds in rule-set order, then main rank, then chain length; the kicker
-sets keep the generator's order). That order matters only to `split`, which, like
-`PowerSolver.split`, takes the first play in that order that reaches the power. A play's
+sets keep the generator's order); under the wildcard rules, whose flower card `collect`
+cannot hold, they keep `lead_moves`' order (the plays of every reading of ``F``: a hand with
+``F`` is worth the best of its readings, as `PowerSolver`'s). That order matters only to
+`split`, which, like `PowerSolver.split`, takes the first play in that order that reaches the
+power (docs/core.md, "Rollouts", says how the checks compare the wildcard order). A play's
 power comes from a table filled by `ddzlab.analysis.power.move_power` itself (`table`), so
 the sums are the same floating-point sums as the Python solver's.
 
@@ -38,14 +41,18 @@ from ..analysis.power import (MAX_POWER_STATES, SEED_POWER, PowerConstants, move
                               refuse_large_hand)
 from ..errors import RulesError, SearchLimitError
 from ..moves import Move
-from ..moves.compiled import MAX_MOVES, core_table, lead_moves, meta_kind, meta_length, meta_rank
+from ..moves.compiled import MAX_MOVES, T_WILD, core_table, lead_moves, meta_kind, meta_length, meta_rank
 from ..rules import KIND_SHAPE, Kind, Rules
 
 #: kinds and main ranks the power table covers (`Kind` values are below 32, ranks below 15)
 N_KINDS, MAX_LEN = 32, 21
 #: log2 of the memo's slots (2**20: 16 MB); it is emptied when half full
 MEMO_BITS = 20
-_GUARD = sum(8 << (4 * r) for r in range(15))
+#: the guard bits of the SWAR containment test: bit 3 of each rank's nibble, bit 1 of the flower
+#: card's (slot 15 holds at most one card, and its bit 3 would be the sign bit of an ``int64``)
+_GUARD = sum(8 << (4 * r) for r in range(15)) + (2 << (4 * 15))
+#: the entries of a ``start`` array: one per slot (16, the flower card's included) and an end
+STARTS = 17
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -70,6 +77,8 @@ def _shared_tables(rules: Rules, constants: PowerConstants) -> tuple[np.ndarray,
     per_unit = _groups_by_kind(rules)
     order: list[Kind] = list(rules.units) + [Kind.ROCKET] + [c.kind for c in rules.chains] \
         + [a.kind for a in rules.attachments]
+    if rules.wildcard is not None:          # a four made with F (its kind group is never sorted on)
+        order.append(Kind.SOFT_BOMB)
     if len(set(order)) != len(order):
         raise RulesError(f"the {rules.name} rules name a kind twice: no compiled hand power")
     kgroup = np.full(N_KINDS, 99, dtype=np.int64)
@@ -131,7 +140,7 @@ def play_power(ptab, meta):
 
 @njit(cache=True, inline="always")
 def low_rank(bits):
-    """The lowest rank a packed hand holds."""
+    """The lowest slot a packed hand holds (15: the flower card alone)."""
     r = 0
     while not (bits >> (4 * r)) & 15:
         r += 1
@@ -141,18 +150,24 @@ def low_rank(bits):
 @njit(cache=True)
 def hand_plays(t, pt, bits, pc, pm, pp, start, sc):
     """Every play of ``bits`` into ``pc``/``pm``/``pp`` (cards, meta, power), grouped by the
-    lowest rank they hold, each group in `MoveGenerator.collect`'s order; ``start[r]`` ..
-    ``start[r + 1]`` is rank r's group. Returns the number of plays."""
+    lowest slot they hold; ``start[r]`` .. ``start[r + 1]`` is slot r's group (``start``:
+    `STARTS` entries). Each group is in `MoveGenerator.collect`'s order, or under the wildcard
+    rules in `lead_moves`' order (the flower card's plays have no `collect` order: the Python
+    solver's twin takes the plays in the order of the list it is given). Returns the count."""
     n = lead_moves(t, bits, pc, pm, sc)
+    wild = t[T_WILD] != 0
     key = np.empty(n, dtype=np.int64)
     for i in range(n):
         meta = pm[i]
-        key[i] = (((low_rank(pc[i]) * 64 + pt.kgroup[meta_kind(meta)]) * 32 + (meta_rank(meta) + 1)) * 32
-                  + meta_length(meta))
+        if wild:
+            key[i] = low_rank(pc[i])
+        else:
+            key[i] = (((low_rank(pc[i]) * 64 + pt.kgroup[meta_kind(meta)]) * 32 + (meta_rank(meta) + 1)) * 32
+                      + meta_length(meta))
     order = np.argsort(key, kind="mergesort")
     tc = pc[:n].copy()
     tm = pm[:n].copy()
-    for j in range(16):
+    for j in range(STARTS):
         start[j] = n
     for j in range(n - 1, -1, -1):
         i = order[j]
@@ -160,7 +175,7 @@ def hand_plays(t, pt, bits, pc, pm, pp, start, sc):
         pm[j] = tm[i]
         pp[j] = play_power(pt.ptab, tm[i])
         start[low_rank(tc[i])] = j
-    for j in range(14, -1, -1):            # ranks without a play start where the next does
+    for j in range(STARTS - 2, -1, -1):     # slots without a play start where the next does
         if start[j] > start[j + 1]:
             start[j] = start[j + 1]
     return n
@@ -279,7 +294,7 @@ def solver(rules: Rules, constants: PowerConstants = SEED_POWER, max_states: int
     t = core_table(rules)
     pt = context(rules, constants, memo_bits=16, max_states=max_states)
     pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
-    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(16, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(STARTS, dtype=np.int64)
     oc, om = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
     sc = np.empty(48, dtype=np.int64)
 
@@ -292,4 +307,4 @@ def solver(rules: Rules, constants: PowerConstants = SEED_POWER, max_states: int
     return run
 
 
-__all__ = ["PowerTables", "context", "hand_plays", "power", "split", "play_power", "solver"]
+__all__ = ["STARTS", "PowerTables", "context", "hand_plays", "power", "split", "play_power", "solver"]

@@ -21,9 +21,10 @@ import numpy as np
 from numba import njit
 
 from ..kernels import PARAMS, WEIGHTS_RULES
-from ..moves.compiled import K_BOMB, K_ROCKET, MAX_MOVES, SCRATCH, follow_moves, meta_kind, meta_length, meta_rank
+from ..moves.compiled import (K_ROCKET, MAX_MOVES, SCRATCH, follow_moves, is_bomb_kind, meta_kind, meta_length,
+                              meta_rank)
 from ..rules import Kind, Rules
-from .power import hand_plays, power, split
+from .power import STARTS, hand_plays, power, split
 from .state import (S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER,
                     legal, play, size_of, unseen)
 
@@ -72,8 +73,8 @@ class Ctx(NamedTuple):
 
 @njit(cache=True, inline="always")
 def _bomb(meta):
-    k = meta_kind(meta)
-    return k == K_BOMB or k == K_ROCKET
+    """`Move.is_bomb`: a bomb, a soft bomb (wildcard) or the rocket."""
+    return is_bomb_kind(meta_kind(meta))
 
 
 @njit(cache=True)
@@ -193,7 +194,7 @@ def choose_weights(t, pt, w, st, oc, om, n):
     pc = np.empty(MAX_MOVES, dtype=np.int64)
     pm = np.empty(MAX_MOVES, dtype=np.int64)
     pp = np.empty(MAX_MOVES, dtype=np.float64)
-    start = np.empty(16, dtype=np.int64)
+    start = np.empty(STARTS, dtype=np.int64)
     sc = np.empty(SCRATCH, dtype=np.int64)
     hand_plays(t, pt, hand, pc, pm, pp, start, sc)
     base = power(pt, hand, pc, pp, start)

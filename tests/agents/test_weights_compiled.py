@@ -5,15 +5,19 @@ Move-for-move equality on mixed-agent games runs in tests/search/test_compiled.p
 tests/compiled_check.py, which runs 100,000 positions per rule set as a script). Here: the
 refused rule sets, the state's `unseen` against `Observation.unseen`, hand power on hard
 hands, whole self-play games and the simulation labels against the Python path, and the
-``weights`` rollout of the MCTS agents on both backends.
+``weights`` rollout of the MCTS agents on both backends. Under the wildcard rules: the power
+of a hand with F against the best of its natural readings, and whole games against
+`WeightsAgent` run on the core's order (tests/compiled_check.py's `CoreOrderWeights`).
 """
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
+from compiled_check import CoreOrderWeights, _core_order
 from conftest import clumpy_hand
 from ddzlab.agents import make_agent
 from ddzlab.agents.base import play_game
@@ -24,15 +28,15 @@ from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 from ddzlab.labels import play_as_landlord, random_deal, simulate_hand, weights_as_landlord
 from ddzlab.moves.compiled import core_table, encode
-from ddzlab.rules import MINI, STANDARD, WILDCARD
+from ddzlab.rules import MINI, STANDARD, WILDCARD, Kind
 from ddzlab.search import from_game
 from ddzlab.search.power import solver
 from ddzlab.search.state import unseen
-from ddzlab.cards import Hand
+from ddzlab.cards import F_BIT, Hand
 
 
-@pytest.mark.parametrize("rules", [WILDCARD], ids=lambda r: r.name)
-def test_rule_sets_without_a_core_are_refused_by_name(rules):
+def test_rule_sets_without_a_core_are_refused_by_name():
+    rules = replace(STANDARD, name="odd bombs", bomb_order=(Kind.ROCKET, Kind.BOMB))
     game = Game(rules=rules, seed=1, first_bidder=0)
     game.make_bid(3)
     with pytest.raises(WeightsError, match=rules.name):
@@ -207,3 +211,55 @@ def test_play_out_finds_a_move_whose_cards_need_all_64_bits():
     game = WeightsCore().play_out(Game.resume(deal, history, landlord=0))
     assert game.history[-1] == (0, finish) and game.is_over and game.winner == 0
     assert WeightsCore().result(Game.resume(deal, history, landlord=0)) == (0, game.scores)
+
+
+def _natural(rules):
+    """The rule set without its flower card (the natural cards' moves, the same kickers)."""
+    return replace(rules, name=f"{rules.name} natural", deck=rules.deck & ~F_BIT, wildcard=None, wild_ranks=())
+
+
+def test_power_with_the_flower_card_is_the_best_of_its_readings():
+    """A hand with F is worth the best of the natural hands it may stand for (the natural cards
+    plus one x, for each rank x that F may read; hands of at most three of a rank, so every
+    reading is a hand of the deck): the hand power definition applied to F's readings, checked
+    on the compiled solver with the natural rules' Python solver as the oracle."""
+    rng = np.random.default_rng(21)
+    run, natural = solver(WILDCARD), _natural(WILDCARD)
+    deck = [r for r in range(15) for _ in range(min(3, (WILDCARD.deck >> (4 * r)) & 15))]
+    for _ in range(40):
+        nat = sum(1 << (4 * int(r)) for r in rng.permutation(deck)[:int(rng.integers(1, 11))])
+        want = max(PowerSolver(nat + (1 << (4 * x)), natural).power(nat + (1 << (4 * x)))
+                   for x in WILDCARD.wild_ranks)
+        got, split = run(nat + F_BIT)
+        assert got == pytest.approx(want, abs=1e-9)
+        assert sum(c for c, _ in split) == nat + F_BIT         # the split pays every card, F once
+
+
+def test_wildcard_games_equal_the_python_agent_on_the_cores_order():
+    """Whole wildcard games between three weights players (F dealt to a hand or the kitty): at
+    every move the compiled play is `WeightsAgent`'s on the core's order of the legal list and
+    of the hand power's plays, with soft bombs among the legal moves at some of them."""
+    core, ref = WeightsCore(), CoreOrderWeights()
+    moves = flower = soft = 0
+    for deal in generate_deals(6, seed=31, rules=WILDCARD):
+        game = Game(deal, rules=WILDCARD, landlord=0)
+        while not game.is_over:
+            _core_order(game)
+            obs = game.observation(game.to_act)
+            want = ref.play(obs)
+            assert core.play(obs) == want, (obs.hand, obs.last_move)
+            moves += 1
+            flower += bool(obs.hand.bits & F_BIT)
+            soft += any(m.kind == Kind.SOFT_BOMB for m in obs.legal_moves)
+            game.push(want)
+    assert moves > 100 and flower >= 10 and soft >= 1
+
+
+def test_wildcard_self_play_is_a_whole_legal_game():
+    """`play_out` under the wildcard rules ends the game with every move found among the legal
+    moves where it was played (`Game.push` of a legal move), and `result` agrees with it."""
+    core = WeightsCore()
+    for deal in generate_deals(3, seed=32, rules=WILDCARD):
+        game = core.play_out(Game(deal, rules=WILDCARD, landlord=0))
+        assert game.is_over
+        assert core.result(Game(deal, rules=WILDCARD, landlord=0)) == (game.winner, game.scores)

@@ -46,11 +46,13 @@ def test_core_equals_python_on_random_positions(rules):
 def test_core_equals_python_on_random_wildcard_positions():
     """The wildcard rules: move lists as sets with the natural moves in order (docs/core.md),
     the Python policies on the core's order, and hands with F against the rule-text oracle."""
-    report = check(WILDCARD, positions=1500, seed=3, oracle_hands=20)
+    report = check(WILDCARD, positions=1500, seed=3, weights=600, oracle_hands=20)
     assert report.failures == []
     assert report.positions >= 1500 and report.games > 10 and report.splits > 50 and report.hands >= 150
     assert report.flower >= 200 and report.greedy >= 1500 and report.rollouts >= 50 and report.priors > 50
     assert report.oracle == 40 and report.two_player >= 10
+    # the weights play and hand power with F (on the core's order: docs/core.md)
+    assert report.weights >= 600 and report.weights_flower >= 50 and report.powers >= 200
 
 
 def test_docstring_examples_of_the_generator():
@@ -305,7 +307,7 @@ def test_default_budget_follows_the_backend():
         a.play(obs)
         assert a.last_backend == backend and a.last_iterations == iterations
     wild = Game(generate_deals(1, seed=0, rules=WILDCARD)[0], rules=WILDCARD, landlord=0)
-    a = make_agent("mcts:rollout=weights", seed=0, worlds=1)
+    a = make_agent("mcts:exact=12", seed=0, worlds=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         a.play(wild.observation(0))
@@ -315,14 +317,12 @@ def test_default_budget_follows_the_backend():
 def test_unsupported_searches_fall_back_or_refuse():
     wild = Game(generate_deals(1, seed=0, rules=WILDCARD)[0], rules=WILDCARD, landlord=0)
     obs = wild.observation(0)
-    a = make_agent("ismcts:rollout=weights", seed=0, iterations=20)
+    a = make_agent("ismcts:exact=12", seed=0, iterations=20)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         mcts_module._NOTED.clear()
         a.play(obs)
     assert a.last_backend == "python" and any("wildcard" in str(x.message) for x in w)
-    with pytest.raises(MCTSConfigError, match="wildcard"):
-        make_agent("ismcts:backend=numba,rollout=weights", seed=0, iterations=20).play(obs)
     with pytest.raises(MCTSConfigError, match="exact endgame"):
         make_agent("ismcts:backend=numba,exact=12", seed=0, iterations=20).play(obs)
     _, std = _observation(2, 5)
@@ -433,7 +433,7 @@ def test_gapped_chains_of_the_homework_rules_against_the_rule_text():
         assert {m.cards for m in replies} == oracle.replies(hand, HOMEWORK, (Kind.GAP_SOLO_CHAIN, 0, 5)), text
 
 
-@pytest.mark.parametrize("rollout", ["greedy", "random", "halfsolo"])
+@pytest.mark.parametrize("rollout", ["greedy", "random", "halfsolo", "weights"])
 def test_ismcts_runs_compiled_under_the_wildcard_rules(rollout):
     """Whole wildcard games: seat 0 searches on the core at every decision (F in a hand, in
     the kitty, played), the others play random moves; every move is legal."""

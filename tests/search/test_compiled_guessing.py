@@ -15,13 +15,15 @@ from ddzlab.deals import generate_deals
 from ddzlab.determinize import (DeterminizeError, NoisyOracleGuesser, PolicyGuesser, UniformGuesser, hidden_sizes,
                                 known_cards)
 from ddzlab.game import Game
-from ddzlab.rules import MINI, STANDARD
+from ddzlab.cards import F_BIT
+from ddzlab.rules import MINI, STANDARD, WILDCARD
 from ddzlab.search import view_of
 from ddzlab.search.likelihood import PosteriorGuesser, greedy_log_likelihoods
 from ddzlab.search.sample import sample_world
 from ddzlab.search.state import N_STATE, S_HAND, size_of
 from ddzlab.search.tree import seed as seed_core
 
+from compiled_check import CoreOrderGreedy
 from conftest import mean_root_value, random_position as _point
 
 
@@ -153,13 +155,15 @@ def _mixed_point(rules, seed: int, moves: int) -> Game:
     return game
 
 
-@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [STANDARD, MINI, WILDCARD], ids=lambda r: r.name)
 def test_compiled_likelihood_equals_the_python_replay(rules):
     """The compiled greedy replay gives `PolicyGuesser.log_likelihood`'s values exactly, for
     random candidate deals and the true one, with the partner skipped or scored, from every
-    seat; and make_guesser's policy pools (which use it) equal the Python-only pools."""
+    seat; and make_guesser's policy pools (which use it) equal the Python-only pools. Under the
+    wildcard rules the Python greedy chooses from the core's lists (`CoreOrderGreedy`: their
+    order decides ties, docs/core.md), and some histories hold plays with F."""
     rng = np.random.default_rng(1)
-    checked = 0
+    checked = flower = 0
     for s in range(10):
         game = _mixed_point(rules, 40 + s, 3 + 4 * s)
         for seat in range(game.players):
@@ -167,28 +171,31 @@ def test_compiled_likelihood_equals_the_python_replay(rules):
             truth = NoisyOracleGuesser(1.0)
             truth.see(game)
             deals = [UniformGuesser().guess(obs, rng) for _ in range(6)] + [truth.truth(obs)]
+            flower += any(m.cards & F_BIT for _, m in obs.history)
             for partner in ("skip", "same"):
-                g = PolicyGuesser(GreedyAgent(), partner=partner)
+                g = PolicyGuesser(CoreOrderGreedy(), partner=partner)
                 python = np.array([g.log_likelihood(obs, d) for d in deals])
                 compiled = greedy_log_likelihoods(obs, deals, g.scored_seats(obs), g.eps)
                 assert np.array_equal(python, compiled), (s, seat, partner, python, compiled)
                 checked += int(np.count_nonzero(python))
     assert checked > 50                                # most histories carry evidence
+    assert rules is not WILDCARD or flower >= 3
     game = _mixed_point(rules, 7, 20)
     obs = game.observation(game.to_act)
-    fast, slow = make_guesser("policy64"), PolicyGuesser(GreedyAgent(), candidates=64, partner="skip")
+    fast, slow = make_guesser("policy64"), PolicyGuesser(CoreOrderGreedy(), candidates=64, partner="skip")
     (pa, wa), (pb, wb) = fast.pool(obs, np.random.default_rng(3)), slow.pool(obs, np.random.default_rng(3))
     assert pa == pb and np.array_equal(wa, wb) and fast.ess == slow.ess
 
 
 def _splits(unseen: int, sizes: dict[int, int]) -> list[dict[int, int]]:
-    """Every deal of the unseen cards to two holders of these sizes (as multisets)."""
+    """Every deal of the unseen cards (16 slots: the flower card's too) to two holders of these
+    sizes (as multisets)."""
     a, b = list(sizes)
-    counts = [(unseen >> (4 * r)) & 15 for r in range(15)]
+    counts = [(unseen >> (4 * r)) & 15 for r in range(16)]
     out: list[dict[int, int]] = []
 
     def rec(r: int, left: int, bits: int) -> None:
-        if r == 15:
+        if r == 16:
             if left == 0:
                 out.append({a: bits, b: unseen - bits})
             return
@@ -198,14 +205,16 @@ def _splits(unseen: int, sizes: dict[int, int]) -> list[dict[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("seed", [37, 10, 29])
-def test_mcmc_pool_follows_the_exact_posterior(seed):
-    """On mini endgames with a few hidden cards, every deal is enumerated and its posterior
-    computed exactly: the uniform prior (ways to deal the physical cards) times the Python
-    `PolicyGuesser.log_likelihood`. The MCMC pool's frequencies are within 0.06 of it in total
-    variation, while the prior alone is far from it (so the test could fail)."""
+@pytest.mark.parametrize("rules, seed", [(MINI, 37), (MINI, 10), (MINI, 29), (WILDCARD, 1)],
+                         ids=["mini-37", "mini-10", "mini-29", "wildcard-1"])
+def test_mcmc_pool_follows_the_exact_posterior(rules, seed):
+    """On endgames with a few hidden cards (mini; wildcard with F among them), every deal is
+    enumerated and its posterior computed exactly: the uniform prior (ways to deal the physical
+    cards) times the Python `PolicyGuesser.log_likelihood` (greedy on the core's order). The MCMC
+    pool's frequencies are within 0.06 of it in total variation, while the prior alone is far
+    from it (so the test could fail)."""
     rng = np.random.default_rng(seed)
-    game = Game(generate_deals(1, seed=seed, rules=MINI)[0], rules=MINI, landlord=0)
+    game = Game(generate_deals(1, seed=seed, rules=rules)[0], rules=rules, landlord=0)
     greedy = GreedyAgent()
     while True:                                        # mostly greedy play down to <= 9 hidden cards
         obs = game.observation(game.to_act)
@@ -213,12 +222,17 @@ def test_mcmc_pool_follows_the_exact_posterior(seed):
         if sum(sizes.values()) <= 9 and len(sizes) == 2 and len(obs.legal_moves) > 1:
             break
         legal = obs.legal_moves
-        game.play(greedy.play(obs) if rng.random() < 0.8 else legal[int(rng.integers(len(legal)))])
+        move = greedy.play(obs) if rng.random() < 0.8 else legal[int(rng.integers(len(legal)))]
+        natural = [m for m in legal if not m.cards & F_BIT]
+        if move.cards & F_BIT and natural:             # keep F in its hand: hidden at the end
+            move = natural[int(rng.integers(len(natural)))]
+        game.play(move)
+    assert rules is not WILDCARD or obs.unseen.bits & F_BIT      # F is one of the hidden cards
     deals = _splits(obs.unseen.bits, sizes)
     h = next(iter(sizes))
-    log_l = np.array([PolicyGuesser(GreedyAgent()).log_likelihood(obs, d) for d in deals])
+    log_l = np.array([PolicyGuesser(CoreOrderGreedy()).log_likelihood(obs, d) for d in deals])
     prior = np.array([math.prod(math.comb((obs.unseen.bits >> (4 * r)) & 15, (d[h] >> (4 * r)) & 15)
-                                for r in range(15)) for d in deals], dtype=float)
+                                for r in range(16)) for d in deals], dtype=float)
     prior /= prior.sum()
     post = prior * np.exp(log_l - log_l.max())
     post /= post.sum()
