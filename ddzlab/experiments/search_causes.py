@@ -20,22 +20,24 @@ from tqdm.auto import tqdm
 from .. import stats as S
 
 from ..agents.base import make_agent
-from ..agents.mcts import split_filter
+from ..agents.mcts import CheatingMCTSAgent, split_filter
 from ..analysis.endgame import solve_endgame
 from ..cards import Hand
 from ..deals import generate_deals
+from ..errors import DdzError
 from ..game import Game, Phase
 from ..moves import Move
 
 
 def _positions(deals: int, seed: int, progress: bool, what: str):
-    """(deal index, game) at every move of greedy self-play on ``deals`` generated deals."""
+    """(deal index, seat to act, game) at every move of greedy self-play on ``deals`` generated deals."""
     for index, deal in enumerate(tqdm(generate_deals(deals, seed=seed), disable=not progress, desc=what)):
         game = Game(deal, landlord=0)
         agents = [make_agent("greedy") for _ in range(3)]
         while game.phase is Phase.PLAY:
-            yield index, game
             seat = game.to_act
+            assert seat is not None                  # (a seat during play)
+            yield index, seat, game
             game.play(agents[seat].play(game.observation(seat)))
 
 
@@ -46,6 +48,7 @@ def _side_wins_after(game: Game, move: Move) -> bool:
     g.play(move)
     if g.phase is not Phase.PLAY:
         return True                                  # the move emptied the hand
+    assert g.to_act is not None and lord is not None     # (a seat to act; landlord 0 in these games)
     r = solve_endgame([Hand.from_bits(b) for b in g.hands], to_move=g.to_act, to_beat=g.last_move,
                       last_seat=g.last_seat, landlord=lord)
     return r.winner == (0 if seat == lord else 1)
@@ -58,8 +61,7 @@ def filter_misses(deals: int, seed: int, max_cards: int = 18, width: int = 8,
     drops moves): the moves, those kept, those that win against perfect play, and whether the
     filter keeps one of them (``kept_win``)."""
     rows = []
-    for index, game in _positions(deals, seed, progress, "H2 positions"):
-        seat = game.to_act
+    for index, seat, game in _positions(deals, seed, progress, "H2 positions"):
         legal = game.legal_moves()
         plays = [m for m in legal if not m.is_pass]
         if sum(game.sizes) <= max_cards and len(plays) > width:
@@ -81,7 +83,7 @@ def choice_disagreement(deals: int, seed: int, budgets: tuple[int, ...] = (400, 
     and the two values."""
     rows = []
     count = 0
-    for index, game in _positions(deals, seed, progress, "H5 positions"):
+    for index, seat, game in _positions(deals, seed, progress, "H5 positions"):
         if len(game.legal_moves()) < 2:
             continue
         count += 1
@@ -89,9 +91,13 @@ def choice_disagreement(deals: int, seed: int, budgets: tuple[int, ...] = (400, 
             continue
         for budget in budgets:
             agent = make_agent(spec, seed=(seed, index, len(game.history)), iterations=budget)
+            if not isinstance(agent, CheatingMCTSAgent):
+                raise DdzError(f"choice_disagreement needs an all-seeing search (mcts_cheat), not {spec!r}")
             agent.see_all_hands(game)
-            played = agent.play(game.observation(game.to_act))
-            stats = agent._eval_of[0]
+            played = agent.play(game.observation(seat))
+            searched = agent._eval_of                # the root's statistics, all of them
+            assert searched is not None              # (set by every search: two moves or more here)
+            stats = searched[0]
             best = max(stats, key=lambda m: stats[m][1] / stats[m][0] if stats[m][0] else -1.0)
             value = {m: r / v for m, (v, r) in stats.items() if v}
             rows.append({"deal": index, "move_no": len(game.history), "budget": budget,
