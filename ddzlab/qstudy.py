@@ -394,6 +394,13 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
     return out
 
 
+def delta_text(row: Any) -> str:
+    """One `checkpoint_deltas` row as the notebook's prose cites it: setup, training games,
+    opponent, ΔWP with its 95% t interval over the runs, and the runs and deals behind it."""
+    return (f"{row.train_opponent} {row.games:,} vs {row.opponent}: {row.delta:+.3f} [{row.lo:+.3f}, {row.hi:+.3f}] "
+            f"({row.runs} runs, {row.deals:,} deals)")
+
+
 def protocol_runs(df: pd.DataFrame) -> pd.DataFrame:
     """Per run of the protocol study: each player's total win rate on its games and the
     paired differences (trained − random, prior − random, trained − prior)."""
@@ -547,4 +554,4 @@ __all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "
            "study_config", "checkpoint_name", "checkpoint_path", "checkpoint_spec", "plan", "train_study",
            "checkpoint_summary", "protocol_seed", "protocol_run", "protocol_study", "read_protocol",
            "EVAL_OPPONENTS", "PILOT_SD", "experiment_name", "stage_configs", "parse_label",
-           "checkpoint_deltas", "protocol_runs", "protocol_contrasts", "main"]
+           "checkpoint_deltas", "delta_text", "protocol_runs", "protocol_contrasts", "main"]

@@ -76,7 +76,9 @@ SELECTION.update({
     "experiments/tables": ["tests/experiments/test_mcts_ablations.py", "-k", "wp_row or paired_wp or holm_flags"],
     "experiments/store": ["tests/experiments/test_store_definitions.py", *_EXPERIMENTS],
     "experiments/runner": ["tests/experiments/test_runner_definitions.py", *_EXPERIMENTS],
-    "experiments/protocols": ["tests/experiments/test_protocols.py"],
+    "experiments/protocols": ["tests/experiments/test_protocols.py",
+                              "tests/experiments/test_duplicate.py::test_duplicate_table_from_the_rows_by_hand",
+                              "tests/experiments/test_duplicate.py::test_bad_protocol_and_deals_are_refused_before_anything_is_stored"],
     "experiments/catalog": ["tests/experiments/test_mcts_ablations.py", "tests/experiments/test_experiments.py::test_bad_experiments"],
 })
 # the environments: the move index, the observations, the table and its two wrappers

@@ -11,8 +11,17 @@ play, and counts the positions where such moves exist but the filter keeps none 
 The games are greedy self-play on generated deals (the searcher's positions come from games
 like these: the same rules, the same kind of hands); each position is solved once per legal
 move, so only positions of at most ``max_cards`` cards in all are taken.
+
+The notebook reads its experiments with `load_study`: the stored rows on the deals every pair
+has played, or, at test scale and while an experiment holds fewer than two such deals, a tiny
+grid of it (`TEST_GRIDS`: budgets of a few iterations) played on two deals into a temporary
+folder. An experiment below `ddzlab.experiments.catalog.CAUSE_DEALS` common deals is a pilot
+(`pilot_note`): shown, never recorded. `budget_labels` finds one tree's configs by budget.
 """
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Union
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -27,6 +36,69 @@ from ..deals import generate_deals
 from ..errors import DdzError
 from ..game import Game, Phase
 from ..moves import Move
+from .catalog import (CATALOG, CAUSE_DEALS, DEV_PRIORS, HYPOTHESIS_OPTIONS, OTHERS_MODES, PRIOR_LABEL, PRIOR_SPEC,
+                      STRONG_CANDIDATES, STRONG_CHOSEN)
+from .runner import Experiment, ExperimentError, common_deals, load_games, run_experiment
+
+#: experiment -> the tiny grid (``configs``) played in its place at test scale
+TEST_GRIDS: dict[str, dict[str, dict[str, str]]] = {
+    "09_cheater_model": dict(configs={f"cheat-{o}-{b}": f"mcts_cheat:iterations={b},others={o}"
+                                      for o in OTHERS_MODES for b in (4, 16, 64)}),
+    "09_cheater_hypotheses": dict(configs={f"cheat-search{k and '-'}{k}-{b}": f"mcts_cheat:iterations={b},others=search{v}"
+                                           for k, v in {"": "", **HYPOTHESIS_OPTIONS}.items() for b in (16, 64)}),
+    "09_ismcts_model": dict(configs={**{f"ismcts-{o}-{b}": f"ismcts:iterations={b},others={o}"
+                                        for o in OTHERS_MODES for b in (4, 64)},
+                                     **{f"mcts-{o}-64": f"mcts:iterations=64,others={o}" for o in OTHERS_MODES}}),
+    "09_exact": dict(configs={f"cheat-policy-exact{n}-64": f"mcts_cheat:iterations=64,others=policy,exact={n}"
+                              for n in (0, 12, 20)}),
+    "09_strong_dev": dict(configs={k: f"{v},iterations=8" for k, v in STRONG_CANDIDATES.items()}),
+    "09_prior_dev": dict(configs={f"{STRONG_CHOSEN}-{k}": f"{STRONG_CANDIDATES[STRONG_CHOSEN]},{v},iterations=8"
+                                  for k, v in DEV_PRIORS.items()}),
+    "09_strongest": dict(configs={STRONG_CHOSEN: f"{STRONG_CANDIDATES[STRONG_CHOSEN]},iterations=8"}),
+    "05_strongest": dict(configs={PRIOR_LABEL: f"{PRIOR_SPEC},iterations=8"}),
+}
+
+
+def load_study(name: str, run_scale: str, tmp: Union[str, Path],
+               full_size: int = CAUSE_DEALS) -> tuple[pd.DataFrame, Experiment, bool]:
+    """(games on the deals every pair played, the experiment as played, full size?) of the
+    experiment ``name`` of `TEST_GRIDS` at ``run_scale`` (``test``, ``quick`` or ``full``).
+
+    The stored rows when they hold two common deals or more (at ``full`` scale the experiment
+    is first run to completion); else its tiny grid, played on two deals into ``tmp`` and
+    marked ``attrs["tiny"]`` (a test grid: its figure is not saved over the stored one).
+    Full size: stored, with at least ``full_size`` common deals. `ExperimentError` for a name
+    without a grid."""
+    if name not in TEST_GRIDS:
+        raise ExperimentError(f"{name!r} is not one of notebook 09's experiments: {', '.join(TEST_GRIDS)}")
+    exp = CATALOG[name]
+    if run_scale != "test":
+        if run_scale == "full":
+            run_experiment(exp)
+        games = common_deals(load_games(exp))
+        if games.attrs["deals_used"] >= 2:
+            return games, exp, games.attrs["deals_used"] >= full_size
+    tiny = exp.with_agents(configs=TEST_GRIDS[name]["configs"])
+    run_experiment(tiny, deals=2, root=tmp, progress=False)
+    games = common_deals(load_games(tiny, root=tmp))
+    games.attrs["tiny"] = True
+    return games, tiny, False
+
+
+def budget_labels(exp: Experiment, prefix: str, others: str, extra: str = "") -> dict[int, str]:
+    """budget -> config label of one tree of ``exp``: the labels ``PREFIX-OTHERS[EXTRA]-BUDGET``
+    (e.g. ``cheat-policy-400``; ``extra`` a variant's tag, such as ``-all``)."""
+    out = {}
+    for label in exp.configs:
+        head, budget = label.rsplit("-", 1)
+        if head == f"{prefix}-{others}{extra}":
+            out[int(budget)] = label
+    return out
+
+
+def pilot_note(full: bool) -> str:
+    """The mark after a result of an experiment below full size (empty when full size)."""
+    return "" if full else " *(pilot: not full size, not recorded)*"
 
 
 def _positions(deals: int, seed: int, progress: bool, what: str):
@@ -133,4 +205,5 @@ def budget_pairs(games: pd.DataFrame, labels: dict[int, str], opponent: str) -> 
     return pd.DataFrame(rows)
 
 
-__all__ = ["filter_misses", "choice_disagreement", "budget_curve", "budget_pairs"]
+__all__ = ["filter_misses", "choice_disagreement", "budget_curve", "budget_pairs", "TEST_GRIDS", "load_study",
+           "budget_labels", "pilot_note"]
