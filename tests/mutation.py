@@ -79,7 +79,8 @@ SELECTION.update({
     "experiments/protocols": ["tests/experiments/test_protocols.py",
                               "tests/experiments/test_duplicate.py::test_duplicate_table_from_the_rows_by_hand",
                               "tests/experiments/test_duplicate.py::test_bad_protocol_and_deals_are_refused_before_anything_is_stored"],
-    "experiments/catalog": ["tests/experiments/test_mcts_ablations.py", "tests/experiments/test_experiments.py::test_bad_experiments"],
+    "experiments/catalog": ["tests/experiments/test_catalog_definitions.py", "tests/experiments/test_mcts_ablations.py",
+                            "tests/experiments/test_experiments.py::test_bad_experiments"],
 })
 # the environments: the move index, the observations, the table and its two wrappers
 _ENV = ["tests/env/test_env.py", "tests/env/test_env_definitions.py"]
