@@ -134,6 +134,11 @@ def test_common_deals_cuts_at_the_complete_prefix():
     assert out.attrs["deals_complete"] == 2 and list(out.index) == list(range(4))
     assert sorted(set(R.common_deals(games, 1)["deal"])) == [0]
     assert len(R.common_deals(games.iloc[:0].copy())) == 0
+    # rows that do not say how many deals every pair completed: none is known complete
+    bare = games.copy()
+    bare.attrs.clear()
+    none = R.common_deals(bare)
+    assert len(none) == 0 and none.attrs["deals_used"] == 0
 
 
 def test_stored_rows_as_arena_games():
