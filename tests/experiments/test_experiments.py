@@ -204,6 +204,10 @@ def test_repair_keeps_the_rows_of_an_agent_the_experiment_had(tmp_path):
     assert done.kept == 2 * 2 * 2 and sum(done.dropped.values()) == 0      # 2 configs x 2 deals x 2 roles
     rows = store.read_store(tmp_path / "t" / "games.csv.gz", _exp().schema).rows
     assert sorted(set(rows["config"])) == ["random", "smallest"]
+    # a deal the experiment no longer has is dropped, and the count says why
+    done = repair_experiment(_exp(deals=1), root=tmp_path)
+    assert done.kept == 2 * 1 * 2
+    assert done.dropped == {"rows that disagree with the catalog (agent, pair or deal t does not have)": 4}
 
 
 def test_a_game_with_one_role_is_refused_and_repair_drops_it(tmp_path):

@@ -155,3 +155,10 @@ def test_stored_rows_as_arena_games():
     assert list(out["a_seconds"]) == [0.5, 0.5] and list(out["a_moves"]) == [10, 10]
     assert list(out["b_seconds"]) == [0.25, 0.25] and list(out["b_moves"]) == [12, 12]
     assert out.attrs["k"] == 1
+
+
+def test_the_code_version_is_the_git_commit_in_a_checkout():
+    """The tests run from a git checkout: the version is its short commit (``+dirty`` when
+    ddzlab/ has uncommitted changes), not the package version of an installed copy."""
+    import re
+    assert re.fullmatch(r"[0-9a-f]{7,40}(\+dirty)?", R.code_version())
