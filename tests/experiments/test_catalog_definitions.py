@@ -37,6 +37,7 @@ def test_the_cheater_labels_and_specs_are_those_stored() -> None:
 def test_the_guesser_grids_are_those_stored(name, budgets, guessers) -> None:
     assert catalog._guessers(budgets, guessers) == stored_configs(name)
     assert ismcts(800, "bomb") == ("ismcts-bomb-800", "ismcts:iterations=800,guesser=bomb")
+    assert ismcts(800) == ("ismcts-uniform-800", stored_configs("05_guessers")["ismcts-uniform-800"])  # the default
 
 
 def test_guess_experiments_names_the_four_of_a_rule_set() -> None:
