@@ -40,6 +40,7 @@ from .errors import DdzError
 from .parallel import WorkerError
 
 if TYPE_CHECKING:
+    from .agents.base import AgentSpec
     from .game import Game
 
 #: the rule sets' names, for --help without importing the engine (a test checks them
@@ -129,7 +130,7 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
           "Type cards like 33344458, 'pass', 'moves' for your legal moves, 'quit' to stop.",
           file=out)
     if game.phase is Phase.PLAY and game.landlord is not None:
-        _announce_landlord(game, human, names, out)
+        _announce_landlord(game, game.landlord, human, names, out)
     try:
         while game.phase is not Phase.FINISHED:
             if game.redeals != redeals:
@@ -139,6 +140,7 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
                 print(f"Your hand ({len(game.hand(human))} cards): {_grouped(game.hands[human])}",
                       file=out)
             seat = game.to_act
+            assert seat is not None                 # (a seat until the game is over)
             if game.phase is Phase.BIDDING:
                 if seat == human:
                     _human_bid(game, human, inp, out)
@@ -147,8 +149,8 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
                     game.make_bid(value, seat)
                     print(f"seat {seat} ({names[seat]}) " +
                           (f"bids {value}" if value else "passes"), file=out)
-                if game.phase is Phase.PLAY:
-                    _announce_landlord(game, human, names, out)
+                if game.phase is Phase.PLAY and game.landlord is not None:    # (bidding chose one)
+                    _announce_landlord(game, game.landlord, human, names, out)
                 continue
             if seat == human:
                 _human_move(game, human, inp, out)
@@ -166,8 +168,7 @@ def play_interactive(game: Game, human: int, agents: dict, inp: TextIO, out: Tex
     return 0
 
 
-def _announce_landlord(game: Game, human: int, names: dict[int, str], out: TextIO) -> None:
-    lord = game.landlord
+def _announce_landlord(game: Game, lord: int, human: int, names: dict[int, str], out: TextIO) -> None:
     who = "you are" if lord == human else f"seat {lord} ({names[lord]}) is"
     print(f"Landlord: {who} the landlord, base score {game.bid}. "
           f"Kitty: {_grouped(game.deal.kitty)}", file=out)
@@ -217,7 +218,8 @@ def _human_move(game: Game, human: int, inp: TextIO, out: TextIO) -> None:
 
 
 def _announce_result(game: Game, human: int, names: dict[int, str], out: TextIO) -> None:
-    w = game.winner
+    w, scores = game.winner, game.scores
+    assert w is not None and scores is not None     # (the game is over)
     print(f"Game over: {'you' if w == human else f'seat {w} ({names[w]})'} went out first.",
           file=out)
     if game.landlord is not None:
@@ -225,7 +227,7 @@ def _announce_result(game: Game, human: int, names: dict[int, str], out: TextIO)
         print(f"The {side} win. Bombs/rockets: {game.bombs}"
               f"{', spring' if game.spring else ''}; base {game.bid}, multiplier x{game.multiplier}.",
               file=out)
-    for s, pts in enumerate(game.scores):
+    for s, pts in enumerate(scores):
         print(f"  seat {s}{' (you)' if s == human else ''} {game.role(s)}: {pts:+d}", file=out)
 
 
@@ -328,10 +330,10 @@ def _writable(path: str, option: str) -> None:
         raise UsageError(f"{option} {path}: the folder {target.parent} does not exist")
 
 
-def _entrant_labels(specs: Sequence[str]) -> dict[str, str]:
+def _entrant_labels(specs: Sequence[str]) -> dict[str, AgentSpec]:
     """Tournament entrants from the command line: label -> spec, a repeated spec numbered
     (``greedy``, ``greedy#2``) so that an agent can meet a copy of itself."""
-    labels: dict[str, str] = {}
+    labels: dict[str, AgentSpec] = {}
     for spec in specs:
         label, n = spec, 1
         while label in labels:

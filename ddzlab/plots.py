@@ -22,7 +22,7 @@ Every function is deterministic given its data; save figures with `ddzlab.config
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, Optional, Sequence, TypedDict
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -33,12 +33,24 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Normalize, TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.text import Annotation
+from matplotlib.transforms import Bbox
 
 from .errors import DdzError
 
 #: the colour map of both heatmaps (red: the row agent loses, blue: it wins)
 CMAP = "RdBu"
-EMPTY = {"facecolor": "0.88", "edgecolor": "0.6", "hatch": "///", "linewidth": 0}
+
+
+class _Hatched(TypedDict):
+    """The look of a cell without observations (keyword arguments of a matplotlib patch)."""
+    facecolor: str
+    edgecolor: str
+    hatch: str
+    linewidth: float
+
+
+EMPTY: _Hatched = {"facecolor": "0.88", "edgecolor": "0.6", "hatch": "///", "linewidth": 0}
 EMPTY_LABEL = "no games (an agent against itself, or not played)"
 ROLE_TITLES = {"landlord": "row agent as landlord", "farmers": "row agent as farmers",
                "combined": "combined (deals as pairs)"}
@@ -88,22 +100,21 @@ def bar_ci(ax: Axes, labels: Sequence[str], values: Sequence[float], lo: Optiona
     not given); the value axis always includes 0 and every bar of every group (no truncated
     bars: the limits stay automatic, so a later, taller group widens them). ``reference``
     draws a dashed line (e.g. WP 0.5); ``offset`` and ``width`` place one group of grouped bars."""
-    values = np.asarray(values, dtype=float)
+    v = np.asarray(values, dtype=float)
     err = None
     if lo is not None and hi is not None:
-        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-        err = np.vstack([values - lo, hi - values])
-    ticks = np.arange(len(values))
+        err = np.vstack([v - np.asarray(lo, dtype=float), np.asarray(hi, dtype=float) - v])
+    ticks = np.arange(len(v))
     if horizontal:
-        ax.barh(ticks + offset, values, width, xerr=err, **bar_kw)
+        ax.barh(ticks + offset, v, width, xerr=err, **bar_kw)
         ax.set_yticks(ticks, labels)
-        line = ax.axvline
+        if reference is not None:
+            ax.axvline(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
     else:
-        ax.bar(ticks + offset, values, width, yerr=err, **bar_kw)
+        ax.bar(ticks + offset, v, width, yerr=err, **bar_kw)
         ax.set_xticks(ticks, labels)
-        line = ax.axhline
-    if reference is not None:
-        line(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
+        if reference is not None:
+            ax.axhline(reference, color="0.3", linestyle="--", linewidth=1, zorder=0)
     ax.autoscale_view()      # bars start at 0; fixed limits would clip a later, taller group
     return ax
 
@@ -197,11 +208,11 @@ def against_truth(ax: Axes, truth: Sequence[float], value: Sequence[float], labe
                   jitter: float = 0.12, seed: int = 0, color: str = "C0") -> Axes:
     """A lower bound against the true value it bounds, one dot per case (seeded jitter),
     with the line value = truth: admissible means no dot above the line."""
-    truth, value = np.asarray(truth, dtype=float), np.asarray(value, dtype=float)
+    t, v = np.asarray(truth, dtype=float), np.asarray(value, dtype=float)
     rng = np.random.default_rng(seed)
-    ax.scatter(truth + rng.uniform(-jitter, jitter, len(truth)), value + rng.uniform(-jitter, jitter, len(value)),
+    ax.scatter(t + rng.uniform(-jitter, jitter, len(t)), v + rng.uniform(-jitter, jitter, len(v)),
                s=10, alpha=0.5, color=color, label=label)
-    top = float(max(truth.max(), value.max())) + 0.5 if len(truth) else 1.0
+    top = float(max(t.max(), v.max())) + 0.5 if len(t) else 1.0
     ax.plot([0, top], [0, top], color="0.3", ls="--", lw=1, label="bound = true value")
     ax.set_xlim(0, top)
     ax.set_ylim(0, top)
@@ -572,7 +583,7 @@ def protocol_pairs(runs: pd.DataFrame, players: Sequence[str], labels: Sequence[
             ax.plot([i] * len(vals), vals, color="0.75", linewidth=1, zorder=0)
         for k, p in enumerate(players):
             ax.axhline(float(runs[p].mean()), color=f"C{k}", linestyle=":", linewidth=1)
-        ticks, names = list(x), [str(s) for s in runs["protocol_seed"]]
+        ticks, names = [float(i) for i in x], [str(s) for s in runs["protocol_seed"]]
         if intervals:
             where = len(runs) + 0.5
             for k, p in enumerate(players):
@@ -621,7 +632,7 @@ _LABEL_OFFSETS = [(dx * r, dy * r) for r in (1, 2, 3, 4.5) for dx, dy in
 
 def label_points(ax: Axes, x: Sequence[float], y: Sequence[float], labels: Sequence[str], *,
                  colors: Optional[Sequence[str]] = None, fontsize: float = 7,
-                 obstacles: Sequence[tuple[float, float, float, float]] = (), pad: float = 1.5) -> list:
+                 obstacles: Sequence[tuple[float, float, float, float]] = (), pad: float = 1.5) -> list[Annotation]:
     """Label each point (x, y) with its text so that no two labels overlap, and no label
     covers a point, one of the ``obstacles`` (data rectangles (x0, y0, x1, y1), e.g. error
     bars, widened by 3.5 points each side for their caps) or leaves the axes. Each label takes the first free place of a fixed list of
@@ -629,13 +640,11 @@ def label_points(ax: Axes, x: Sequence[float], y: Sequence[float], labels: Seque
     takes the place that overlaps least, with a thin line to its point. Deterministic; call
     it after the axes' limits are final (it draws the figure once to measure the texts).
     Returns the annotations."""
-    from matplotlib.transforms import Bbox
     fig = ax.figure
     fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    frame = ax.get_window_extent(renderer)
+    frame = ax.get_window_extent()          # (measured with the figure's own renderer, that draw's)
     px = fig.dpi / 72.0
-    blocked = []
+    blocked: list[Bbox] = []
     for xi, yi in zip(x, y):
         cx, cy = ax.transData.transform((xi, yi))
         blocked.append(Bbox.from_extents(cx - 4 * px, cy - 4 * px, cx + 4 * px, cy + 4 * px))
@@ -644,22 +653,23 @@ def label_points(ax: Axes, x: Sequence[float], y: Sequence[float], labels: Seque
         blocked.append(Bbox.from_extents(min(ax0, ax1) - 3.5 * px, min(ay0, ay1) - 1.5 * px,
                                          max(ax0, ax1) + 3.5 * px, max(ay0, ay1) + 1.5 * px))
 
-    def overlap(a, b) -> float:
+    def overlap(a: Bbox, b: Bbox) -> float:
         w = min(a.x1, b.x1) - max(a.x0, b.x0)
         h = min(a.y1, b.y1) - max(a.y0, b.y0)
         return w * h if w > 0 and h > 0 else 0.0
 
-    placed, out = [], []
+    placed: list[Bbox] = []
+    out: list[Annotation] = []
     order = sorted(range(len(labels)), key=lambda i: (x[i], y[i]))
     for i in order:
         color = None if colors is None else colors[i]
-        best = None
+        best: Optional[tuple[float, Annotation, Bbox, tuple[float, float]]] = None
         for dx, dy in _LABEL_OFFSETS:
             ha = "left" if dx > 0 else "right" if dx < 0 else "center"
             va = "bottom" if dy > 0 else "top" if dy < 0 else "center"
             ann = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
                               fontsize=fontsize, color=color)
-            box = ann.get_window_extent(renderer).padded(pad * px)
+            box = ann.get_window_extent().padded(pad * px)
             inside = (box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1)
             cost = sum(overlap(box, b) for b in placed + blocked) + (0.0 if inside else 1e9)
             if best is None or cost < best[0]:
@@ -670,11 +680,12 @@ def label_points(ax: Axes, x: Sequence[float], y: Sequence[float], labels: Seque
                 ann.remove()
             if cost == 0:
                 break
+        assert best is not None                 # (the list of offsets is not empty)
         cost, ann, box, (dx, dy) = best
         if cost > 0 or abs(dx) + abs(dy) > 20:
             ann.remove()
             ann = ax.annotate(labels[i], (x[i], y[i]), xytext=(dx, dy), textcoords="offset points",
-                              ha=ann.get_ha(), va=ann.get_va(), fontsize=fontsize, color=color,
+                              ha=ann.get_horizontalalignment(), va=ann.get_verticalalignment(), fontsize=fontsize, color=color,
                               arrowprops={"arrowstyle": "-", "color": color or "0.4", "lw": 0.5,
                                           "shrinkA": 0, "shrinkB": 3})
         placed.append(box)

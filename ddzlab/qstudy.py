@@ -39,13 +39,13 @@ import shutil
 import time
 import zipfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, TypedDict, Union
 
 import numpy as np
 import pandas as pd
 
 from .agents.base import register_trainer
-from .agents.qlearning import CHECKPOINT_DIR, SparseTables
+from .agents.qlearning import CHECKPOINT_DIR, QTables, SparseTables
 from .config import CACHE_DIR, DATA_DIR
 from .errors import DdzError, ModelFileError
 from .qtraining import TrainConfig, seed_protocol, train
@@ -56,9 +56,26 @@ TRAIN_OPPONENTS = ("split_random", "self", "greedy_rulev1")
 SEEDS = (0, 1, 2, 3, 4)
 PRIOR_SPEC = "qlearning_prior"
 WORK_DIR = CACHE_DIR / "qstudy"
+
+
+class Variant(TypedDict, total=False):
+    """Settings of `TrainConfig` a study fixes (its keyword arguments, with their types)."""
+    tie: str
+    q_init: float
+    rewards: str
+    rule: str
+    gamma: float
+    alpha: float
+    average: bool
+    caution: float
+    min_visits: int
+    epsilon: float
+    role_bug: bool
+
+
 #: the ddzlab variant (notebook 04; `ddzlab.agents.qlearning.TRAIN_COMMAND`'s settings)
-VARIANT = dict(tie="prior", q_init=-40.0, rewards="outcome", rule="mc", gamma=1.0, alpha=0.01,
-               average=True, caution=40.0, min_visits=30, epsilon=0.05)
+VARIANT = Variant(tie="prior", q_init=-40.0, rewards="outcome", rule="mc", gamma=1.0, alpha=0.01,
+                  average=True, caution=40.0, min_visits=30, epsilon=0.05)
 
 
 class QStudyError(DdzError):
@@ -174,7 +191,7 @@ def checkpoint_summary(root: Union[str, Path, None] = None, write: bool = True) 
 
 # -- du-guai's claim in its own protocol ------------------------------------------------
 #: du-guai's setup as it ran (docs/definitions.md#q-learning-player): its update rule and role bug, self-play, its values
-SEED_VARIANT = dict(rule="seed", role_bug=True)
+SEED_VARIANT = Variant(rule="seed", role_bug=True)
 #: du-guai: 54.2% after 2,000 training games, against 51.7% for a random player
 CLAIM_TRAINING = 2_000
 PROTOCOL_PLAYERS = ("seed_2000", "split_random", PRIOR_SPEC)
@@ -197,7 +214,8 @@ def protocol_run(run: int, games: int, training: int = CLAIM_TRAINING) -> pd.Dat
     parts = []
     # the prior as an empty table with the prior's tie-break: what `qlearning_prior` plays
     prior = SparseTables.empty(VARIANT["q_init"], {"config": {"tie": "prior"}})
-    for player, agent in zip(PROTOCOL_PLAYERS, (tables, "split_random", prior)):
+    agents: tuple[Union[QTables, SparseTables, str], ...] = (tables, "split_random", prior)
+    for player, agent in zip(PROTOCOL_PLAYERS, agents):
         df = seed_protocol(agent, games=games, seed=ps)
         parts.append(df.assign(run=run, protocol_seed=ps, player=player))
     out = pd.concat(parts, ignore_index=True)
@@ -340,7 +358,7 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
     wp = _per_deal_wp(games)
     rows = []
     labels = sorted(set(games["config"]) - {prior})
-    setups: dict[tuple[str, int], list[str]] = {}
+    setups: dict[tuple[Optional[str], int], list[str]] = {}     # (the prior's opponent is None)
     for label in labels:
         opp, _, g = parse_label(label)
         setups.setdefault((opp, g), []).append(label)
@@ -374,6 +392,13 @@ def checkpoint_deltas(games: pd.DataFrame, prior: str = PRIOR_LABEL, alpha: floa
         out["p_holm"] = holm(out["p"].to_numpy())
         out["p_deal_holm"] = holm(out["p_deal"].to_numpy())
     return out
+
+
+def delta_text(row: Any) -> str:
+    """One `checkpoint_deltas` row as the notebook's prose cites it: setup, training games,
+    opponent, ΔWP with its 95% t interval over the runs, and the runs and deals behind it."""
+    return (f"{row.train_opponent} {row.games:,} vs {row.opponent}: {row.delta:+.3f} [{row.lo:+.3f}, {row.hi:+.3f}] "
+            f"({row.runs} runs, {row.deals:,} deals)")
 
 
 def protocol_runs(df: pd.DataFrame) -> pd.DataFrame:
@@ -529,4 +554,4 @@ __all__ = ["CHECKPOINTS", "TRAIN_OPPONENTS", "SEEDS", "PRIOR_SPEC", "VARIANT", "
            "study_config", "checkpoint_name", "checkpoint_path", "checkpoint_spec", "plan", "train_study",
            "checkpoint_summary", "protocol_seed", "protocol_run", "protocol_study", "read_protocol",
            "EVAL_OPPONENTS", "PILOT_SD", "experiment_name", "stage_configs", "parse_label",
-           "checkpoint_deltas", "protocol_runs", "protocol_contrasts", "main"]
+           "checkpoint_deltas", "delta_text", "protocol_runs", "protocol_contrasts", "main"]

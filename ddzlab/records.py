@@ -62,7 +62,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, TextIO, Union
 
-from .agents.base import Agent, last_evaluation, play_game
+from .agents.base import Agent, Evaluating, last_evaluation, play_game
 from .cards import format_bits, pack, parse_counts
 from .deals import Deal
 from .errors import DdzError
@@ -100,7 +100,7 @@ class _Explaining:
         return getattr(self.agent, name)
 
     def _forget(self) -> None:
-        if getattr(self.agent, "last_eval", None) is not None:
+        if isinstance(self.agent, Evaluating) and self.agent.last_eval is not None:
             try:
                 self.agent.last_eval = None
             except AttributeError:
@@ -162,7 +162,7 @@ def game_record(game: Game, seats: Sequence[str], evals: Optional[dict] = None,
     finished = game.phase is Phase.FINISHED
     bids = []
     for i, (seat, value) in enumerate(game.bids):
-        item = {"seat": seat, "bid": value}
+        item: dict[str, object] = {"seat": seat, "bid": value}
         if i in evals["bids"]:
             item["eval"] = _json_safe(evals["bids"][i])
         bids.append(item)
@@ -183,7 +183,7 @@ def game_record(game: Game, seats: Sequence[str], evals: Optional[dict] = None,
         "bid": game.bid if finished else None, "bombs": game.bombs if finished else None,
         "spring": game.spring if finished else None,
         "multiplier": game.multiplier if finished else None,
-        "winner": game.winner, "scores": list(game.scores) if finished else None,
+        "winner": game.winner, "scores": None if game.scores is None else list(game.scores),   # (None until over)
     }
     rec.update(extra)
     return rec
@@ -349,11 +349,11 @@ class GameRecord:
         """The game before the first action and after each one (``n_actions + 1`` games)."""
         g = self.new_game()
         out = [g.copy()]
-        for kind, _, action, _ in self.actions():       # seats checked when the line was read
-            if kind == "bid":
-                g.make_bid(action)
-            else:
-                g.play(action)
+        for _, value, _ in self.bids:       # (seats checked when the line was read)
+            g.make_bid(value)
+            out.append(g.copy())
+        for _, move, _ in self.moves:
+            g.play(move)
             out.append(g.copy())
         return out
 
@@ -486,11 +486,11 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
             raise RecordError(f"{what} ({item['move']!r}): {e}") from None
         moves.append((seat, move, _eval(item, what)))
     finished = game.phase is Phase.FINISHED
-    stated = {"landlord": game.landlord, "winner": game.winner,
-              "bid": game.bid if finished else None, "bombs": game.bombs if finished else None,
-              "spring": game.spring if finished else None,
-              "multiplier": game.multiplier if finished else None,
-              "scores": list(game.scores) if finished else None}
+    bid, bombs = (game.bid, game.bombs) if finished else (None, None)
+    multiplier, scores = game.multiplier if finished else None, game.scores       # (scores: None until over)
+    stated: dict[str, object] = {"landlord": game.landlord, "winner": game.winner, "bid": bid, "bombs": bombs,
+                                 "spring": game.spring if finished else None, "multiplier": multiplier,
+                                 "scores": None if scores is None else list(scores)}
     if obj.get("kitty") is not None:
         obj = {**obj, "kitty": format_bits(_cards(obj["kitty"], "kitty"))}
     stated["kitty"] = None if game.kitty is None else str(game.kitty)
@@ -503,8 +503,7 @@ def read_game(obj: Any, header: RecordHeader) -> GameRecord:
         index=index, rules=rules, players=players, seats=tuple(map(str, seats)),
         deal=deal, first_bidder=first, fixed_landlord=fixed, redeals=redeals,
         bids=tuple(bids), landlord=game.landlord, moves=tuple(moves), finished=finished,
-        bid=stated["bid"], bombs=stated["bombs"], multiplier=stated["multiplier"],
-        winner=game.winner, scores=None if not finished else tuple(game.scores),
+        bid=bid, bombs=bombs, multiplier=multiplier, winner=game.winner, scores=scores,
         extra={k: v for k, v in obj.items() if k not in known})
 
 
@@ -528,8 +527,8 @@ def read_records(source: PathOrFile, rules: Union[Rules, str, None] = None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            line = data[:e.start].count(b"\n") + 1
-            raise RecordError(f"{name}:{line}: not UTF-8 text (byte {data[e.start]:#04x})") from None
+            at = data[:e.start].count(b"\n") + 1
+            raise RecordError(f"{name}:{at}: not UTF-8 text (byte {data[e.start]:#04x})") from None
         return read_records(_Named(text, name), rules)
     name = getattr(source, "name", "<record>")
     header: Optional[RecordHeader] = None

@@ -78,7 +78,7 @@ def wilson(k: float, n: float, alpha: float = 0.05) -> tuple[float, float]:
     return (lo, hi)
 
 
-def t_interval(values: Sequence[float], alpha: float = 0.05,
+def t_interval(values: Union[Sequence[float], np.ndarray], alpha: float = 0.05,
                extra_var: float = 0.0) -> tuple[float, float, float]:
     """(mean, lo, hi): the t interval ``mean ± t(1-α/2, n-1) · sqrt(s²/n + extra_var)``.
 

@@ -148,7 +148,7 @@ def leading_observation(bits: int, rules: Rules, to_beat: Optional[Move] = None)
     kitty = 0
     if bits_size(bits) == rules.hand_size + rules.kitty_size:   # a dealt landlord hand: its top
         kitty = Hand.from_ranks(Hand.from_bits(bits).ranks()[-rules.kitty_size:]).bits  # cards as kitty
-    history = ((2, to_beat),) if beat else ()
+    history = ((2, to_beat),) if to_beat is not None and beat else ()   # (beat: a move, not a pass)
     return Observation(
         seat=0, role="landlord", phase=Phase.PLAY, rules=rules, players=3, hand=Hand.from_bits(bits),
         landlord=0, kitty=Hand.from_bits(kitty), bids=(), bid=1, history=history,
@@ -184,7 +184,7 @@ class HandInspector:
         self.agent_names = list(agents) if agents is not None else None
         self.fewest = self.power = self.score = None
         self.bid_value: Optional[float] = None
-        self.agent_moves: dict[str, Any] = {}
+        self.agent_moves: dict[str, Union[Move, Exception]] = {}   # an agent's move, or why it has none
         self._gen = 0
         self._lock = threading.Lock()
         self._pool: Optional[ThreadPoolExecutor] = None
@@ -377,7 +377,8 @@ class HandInspector:
         self.fewest = self.power = self.score = None
         self.bid_value = None
         self.agent_moves = {}
-        parts = [(self._do_fewest, self.fewest_html), (self._do_power, self.power_html)]
+        parts: list[tuple[Callable[[int], None], W.HTML]] = [(self._do_fewest, self.fewest_html),
+                                                             (self._do_power, self.power_html)]
         if n <= self.sync_cards:
             self._run(gen, parts)
             parts = []
@@ -495,7 +496,8 @@ class HandInspector:
             obs = leading_observation(self.bits, self.rules, self.to_beat)
         except DdzError as e:
             return self._set(gen, self.agents_html, _err(e))
-        rows, moves = [], {}
+        rows: list[str] = []
+        moves: dict[str, Union[Move, Exception]] = {}
         for name in self.agent_names if self.agent_names is not None else available_agents():
             if gen != self._gen:
                 return
@@ -637,7 +639,7 @@ class GameReplay:
         mult = (1 << g.bombs) * (2 if g.spring else 1)
         kitty = "none (two players)" if rec.players == 2 else "not revealed yet"
         result = ""
-        if g.is_over:
+        if g.is_over and g.winner is not None and g.scores is not None:     # (both set once over)
             result = (f" — over: {who(g.winner)} went out; scores "
                       f"{', '.join(f'{p:+d}' for p in g.scores)}")
         self.status_html.value = (f'<div><b>step <span class="ddz-step">{k}</span> / {self.n_steps}</b>: '

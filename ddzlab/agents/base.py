@@ -39,7 +39,7 @@ import re
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, Union, runtime_checkable
 
 from ..errors import DdzError
 from ..game import Game, Observation, Phase
@@ -263,6 +263,8 @@ def _import_file(path: str) -> Any:
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, file)
+    if spec is None or spec.loader is None:         # not a Python source file
+        raise AgentError(f"cannot import agent file {path!r}: not a Python file (a spec is path/to/file.py:ClassName)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -421,6 +423,7 @@ def _call(factory: Callable[..., Agent], seed: Any, kwargs: dict[str, Any],
     does not take raises `AgentOptionError` (``label`` names the agent in the message)."""
     label = label or getattr(factory, "__name__", None) or str(factory)
     _check_options(label, factory, kwargs)
+    params: Mapping[str, inspect.Parameter]
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -449,7 +452,8 @@ def _importable_name(factory: Any) -> Optional[str]:
     if module.__name__ == "__main__":      # a script or notebook: importing it elsewhere would rerun it
         return None
     if module.__name__.startswith(_FILE_MODULE_PREFIX):
-        return f"{Path(module.__file__).resolve()}:{qualname}"
+        file = module.__file__          # (set: `_import_file` loaded it from a file)
+        return None if file is None else f"{Path(file).resolve()}:{qualname}"
     return f"{module.__name__}:{qualname}"
 
 
@@ -475,16 +479,22 @@ def portable_spec(spec: AgentSpec) -> AgentSpec:
         module = getattr(factory, "__module__", "") or ""
         if factory is None or module == "ddzlab" or module.startswith("ddzlab."):
             return spec
-        ref = _importable_name(factory)
-        if ref is None:
+        where = _importable_name(factory)
+        if where is None:
             return partial(factory, **opts) if opts else factory
         rest = spec.strip().partition(":")[2]
-        return f"{ref}:{rest}" if rest.strip() else ref
-    if inspect.isclass(spec) or inspect.isfunction(spec):
-        module = getattr(spec, "__module__", "") or ""
-        if module.startswith(_FILE_MODULE_PREFIX):
-            return _importable_name(spec) or spec
+        return f"{where}:{rest}" if rest.strip() else where
+    if _from_agent_file(spec):
+        where = _importable_name(spec)
+        if where is not None:
+            return where
     return spec
+
+
+def _from_agent_file(spec: object) -> bool:
+    """Whether ``spec`` is a class or function defined in a file `_import_file` loaded."""
+    module = getattr(spec, "__module__", "") or ""
+    return (inspect.isclass(spec) or inspect.isfunction(spec)) and module.startswith(_FILE_MODULE_PREFIX)
 
 
 def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100,
@@ -505,12 +515,14 @@ def play_game(game: Game, agents: Sequence[Agent], max_redeals: int = 100,
     observe = game.observation
     while game.phase is Phase.BIDDING:
         seat = game.to_act
+        assert seat is not None                 # (a seat until the game is over)
         game.make_bid(int(agents[seat].bid(observe(seat))))
         if game.redeals > max_redeals:
             raise AgentError(f"{max_redeals} all-pass auctions in a row: the agents never bid")
     play = game.play
     while game.phase is Phase.PLAY:
         seat = game.to_act
+        assert seat is not None
         if watch is not None:
             watch(game, seat)
         agent = agents[seat]

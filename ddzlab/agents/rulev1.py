@@ -83,7 +83,7 @@ import numpy as np
 from ..cards import format_bits as _format_bits
 from ..deals import SeedLike, as_rng
 from ..game import Observation
-from ..moves import Move, detect
+from ..moves import Move, parse_move
 from ..rules import Kind
 from .base import AgentError, register_agent
 from .smallest import SmallestAgent
@@ -157,7 +157,7 @@ class _Tables:
                     self.order.setdefault(s, i)
                     i += 1
             weight, strings = next(iter(by_weight.items()))
-            self.offset[type_name] = int(weight) - detect(strings[0]).rank
+            self.offset[type_name] = int(weight) - parse_move(strings[0]).rank
         self.infos: dict[Move, _MoveInfo] = {}
 
     def info(self, move: Move) -> _MoveInfo:
@@ -191,14 +191,22 @@ def _tables() -> _Tables:
     return _TABLES
 
 
-def _check(obs: Observation) -> None:
-    if obs.rules.name != "standard" or obs.players != 3 or obs.landlord is None:
+def _check(obs: Observation) -> int:
+    """The landlord's seat, or `AgentError` if ``obs`` is not of RLCard's game."""
+    lord = obs.landlord
+    if obs.rules.name != "standard" or obs.players != 3 or lord is None:
         raise AgentError(f"rulev1 plays RLCard's game: standard rules, three seats, a landlord "
                          f"(this game: {obs.rules.name} rules, {obs.players} seats, "
                          f"landlord {obs.landlord})")
     if len(obs.hand) > 20:
         raise AgentError(f"rulev1 plays RLCard's game, whose hands have at most 20 cards "
                          f"(this one has {len(obs.hand)})")
+    return lord
+
+
+def _draws(state: np.random.RandomState) -> int:
+    """The position in ``state``'s Mersenne Twister buffer (the legacy state's third item): a draw moves it."""
+    return int(state.get_state(legacy=False)["state"]["pos"])
 
 
 def rlcard_actions(obs: Observation) -> tuple[list[str], dict[str, Move]]:
@@ -216,7 +224,7 @@ def rlcard_actions(obs: Observation) -> tuple[list[str], dict[str, Move]]:
         keyed.sort()
         return [s for _, s in keyed], moves
     target_is_bomb = obs.last_move.kind is Kind.BOMB
-    keyed = []
+    grouped: list[tuple[int, int, str]] = []
     for m in obs.legal_moves:
         i = info(m)
         if not i.same or m.kind is Kind.PASS:
@@ -228,15 +236,17 @@ def rlcard_actions(obs: Observation) -> tuple[list[str], dict[str, Move]]:
             group = 0 if target_is_bomb else 2
         else:
             group = 0
-        keyed.append((group, i.order, i.text))
-    keyed.sort()
+        grouped.append((group, i.order, i.text))
+    grouped.sort()
     moves["pass"] = obs.legal_moves[-1]
-    return ["pass"] + [s for _, _, s in keyed], moves
+    return ["pass"] + [s for _, _, s in grouped], moves
 
 
 def rlcard_trace(obs: Observation, start: int = 0) -> list[tuple[int, str]]:
     """RLCard's ``trace`` of ``obs.history[start:]`` (stand-ins for moves it cannot show)."""
     info, lord = _tables().info, obs.landlord
+    if lord is None:
+        raise AgentError("RLCard's trace counts seats from the landlord: this game has none yet")
     return [((s - lord) % 3, info(m).shown) for s, m in obs.history[start:]]
 
 
@@ -245,10 +255,9 @@ def rlcard_state(obs: Observation, actions: Optional[list[str]] = None,
     """The state RLCard's env gives its rule agent at ``obs`` (``raw_obs`` and
     ``raw_legal_actions``; see the module docstring). ``obs`` must be the seat to act's;
     ``actions`` and ``trace``, when given, are `rlcard_actions` and `rlcard_trace`."""
-    _check(obs)
+    lord = _check(obs)
     if actions is None:
         actions = rlcard_actions(obs)[0]
-    lord = obs.landlord
     ids = [(lord + k) % 3 for k in range(3)]          # RLCard id k -> ddzlab seat
     played = obs.played_bits
     lord_played = played[lord]
@@ -342,7 +351,7 @@ class RuleV1Agent(SmallestAgent):
         with _SWAP:                                  # one agent's view at a time (threads)
             numpy_seen = module.np
             module.np = self._np
-            draws = self.random_state.get_state()[2]
+            draws = _draws(self.random_state)
             try:
                 answer = self.rule.step(state)
             except KeyError as e:
@@ -354,7 +363,7 @@ class RuleV1Agent(SmallestAgent):
         if move is None:
             raise AgentError(f"RLCard's rule agent answered {answer!r}, not one of the moves "
                              f"RLCard lists for seat {obs.seat} here (hand {obs.hand})")
-        self.last_eval = {"rule": self._rule_used(obs, move, self.random_state.get_state()[2] != draws)}
+        self.last_eval = {"rule": self._rule_used(obs, move, _draws(self.random_state) != draws)}
         return move
 
     @staticmethod

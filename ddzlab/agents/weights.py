@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from ..analysis.power import SEED_POWER, PowerConstants, PowerSolver, move_power
 from ..cards import RANK_CHARS, bits_size
@@ -115,7 +115,10 @@ class RuleWeights:
         bad = sorted(set(data) - names)
         if bad:
             raise WeightsError(f"unknown rule weights {bad}; known: {sorted(names)}")
-        return cls(**{k: check_weight(k, v) for k, v in data.items()})
+        # each value checked against its own field's type by `check_weight` (a type per name,
+        # which one dict's value type cannot state)
+        checked: dict[str, Any] = {k: check_weight(k, v) for k, v in data.items()}
+        return cls(**checked)
 
 
 #: the weights file's format tag and version (a file without them is refused)
@@ -129,15 +132,14 @@ _INT_RANGE = {"early_cards": (0, 20), "partner_out": (0, 20), "partner_max_rank"
 
 
 def _number(name: str, v: object, integer: bool, lo: float, hi: float) -> float:
-    ok = (isinstance(v, int) if integer else isinstance(v, (int, float))) and not isinstance(v, bool)
-    if not ok:
+    if isinstance(v, bool) or not isinstance(v, int if integer else (int, float)):
         raise WeightsError(f"weight {name} = {v!r}: expected {'an integer' if integer else 'a number'}")
     if not lo <= v <= hi:           # NaN fails this too
         raise WeightsError(f"weight {name} = {v!r}: outside [{lo:g}, {hi:g}]")
     return v if integer else float(v)
 
 
-def check_weight(name: str, v: object) -> object:
+def check_weight(name: str, v: object) -> Union[float, tuple[float, ...]]:
     """``v`` as the value of weight ``name`` (lists become tuples), or `WeightsError`."""
     if name in _INT_RANGE:
         return _number(name, v, True, *_INT_RANGE[name])
@@ -247,15 +249,20 @@ class WeightsAgent:
         self.off = parse_off(off)
         self.power_constants = power
         self._solver: Optional[PowerSolver] = None
-        self._solver_rules = None
+        self._solver_rules: Optional[Rules] = None
 
     # -- power ------------------------------------------------------------------------
-    def _power(self, obs: Observation, bits: int) -> float:
+    def _solver_for(self, obs: Observation) -> PowerSolver:
+        """The power search of ``obs``'s hand: the last one while the hand is part of its hand."""
         hand = obs.hand.bits
         s = self._solver
         if s is None or (s.bits | hand) != s.bits or self._solver_rules is not obs.rules:
             s = self._solver = self.solver(hand, obs.rules)
             self._solver_rules = obs.rules
+        return s
+
+    def _power(self, obs: Observation, bits: int) -> float:
+        s = self._solver_for(obs)
         return s.power(bits) if bits else 0.0
 
     def solver(self, hand: int, rules: Rules) -> PowerSolver:
@@ -265,8 +272,8 @@ class WeightsAgent:
         return PowerSolver(hand, rules, self.power_constants)
 
     def _split(self, obs: Observation, bits: int) -> list[Move]:
-        self._power(obs, bits)
-        return self._solver.split(bits) if bits else []
+        s = self._solver_for(obs)
+        return s.split(bits) if bits else []
 
     # -- bidding ----------------------------------------------------------------------
     def bid_value(self, obs: Observation) -> int:
@@ -311,7 +318,7 @@ class WeightsAgent:
                 v -= cost * sum((m.cards >> (4 * r)) & 15 for r in range(R2, 15))
             return v
 
-        known = self._solver.play_power
+        known = self._solver_for(obs).play_power
 
         def bound(m: Move) -> float:
             if m.is_pass:
@@ -332,7 +339,7 @@ class WeightsAgent:
                 return Explanation(move, rule, values.items())
         if following:
             return Explanation(self._follow_power(c), "follow_power", values.items())
-        return Explanation(values.best(_any)[0], "lead_power", values.items())
+        return Explanation(values.best_lead()[0], "lead_power", values.items())
 
     # -- the rules (each returns a move, or None when it does not apply) --------------
     def _finish(self, c: "_Ctx") -> Optional[Move]:
@@ -403,7 +410,7 @@ class WeightsAgent:
             return None
         to_beat = obs.last_move
         if to_beat is None:
-            if c.values.best(_any)[0].kind != Kind.PAIR:
+            if c.values.best_lead()[0].kind != Kind.PAIR:
                 return None
             other = c.values.best(lambda m: m.kind != Kind.PAIR and not m.is_bomb)
             return other[0] if other else None
@@ -463,11 +470,12 @@ class WeightsAgent:
         unseen = obs.unseen.bits
         probe = move
         if move.kickers:
-            probe = detect(move.main, obs.rules)
-            if probe is None or probe.is_bomb:      # four with kickers: only a bomb beats it
+            main = detect(move.main, obs.rules)
+            if main is None or main.is_bomb:        # four with kickers: only a bomb beats it
                 return False
             if bits_size(unseen) < move.size:
                 return False
+            probe = main
         for m in generator(obs.rules).following(unseen, probe):
             if not m.is_pass and not m.is_bomb and m.size <= most:
                 return True
@@ -501,6 +509,13 @@ class _Values:
             if top is None or key > top:
                 top, arg = key, m
         return None if top is None else (arg, top[0])
+
+    def best_lead(self) -> tuple[Move, float]:
+        """`best` of every play, when leading (a lead always has one: the hand is not empty)."""
+        got = self.best(_any)
+        if got is None:
+            raise WeightsError("no play to lead with: the hand is empty")
+        return got
 
     def items(self) -> list[tuple[Move, float]]:
         return list(self.known.items())

@@ -43,9 +43,9 @@ from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
 from ..cards import Hand, bits_size
-from ..moves import Move, generator
+from ..moves import Move, WildcardGenerator, generator
 from ..rules import STANDARD, Rules, get_rules
-from ..errors import SearchLimitError
+from ..errors import RulesError, SearchLimitError
 from ._core import hand_bits, moves_text, refuse_over, tables
 
 HEURISTICS = ("zero", "ceil", "strong")
@@ -73,11 +73,40 @@ class PlaysResult:
         return f"{self.plays} plays: {moves_text(self.moves)}"
 
 
+@dataclass
+class _Run:
+    """One `_astar` search: the fewest plays over its roots (None: no split below its bound),
+    its effort, and where `_rebuild` finds the split (the root it starts from, the goal and
+    the finishing memo)."""
+    plays: Optional[int]
+    expanded: int
+    generated: int
+    root_h: int = 0
+    root: int = 0
+    goal: Optional[tuple] = None
+    memo: dict = field(default_factory=dict)
+
+    def result(self, moves: list[Move], heuristic: str, seconds: float, extra: Optional[dict] = None) -> PlaysResult:
+        """The search's answer with its split ``moves``; only for a search that found one."""
+        if self.plays is None:
+            raise AssertionError("no split below the bound")  # pragma: no cover - callers check
+        return PlaysResult(self.plays, moves, self.expanded, self.generated, seconds, heuristic, self.root_h,
+                           extra or {})
+
+
+def flower(rules: Rules) -> tuple[int, WildcardGenerator]:
+    """The flower card's rank in ``rules`` and their move generator; `RulesError` if they have none."""
+    gen = generator(rules)
+    if rules.wildcard is None or not isinstance(gen, WildcardGenerator):
+        raise RulesError(f"the {rules.name} rules have no flower card")
+    return rules.wildcard, gen
+
+
 @lru_cache(maxsize=None)
 def read_rules(rules: Rules) -> Rules:
     """The rules of a wildcard hand's cards *as read*: no flower card, and each rank it may
     stand for may hold a fifth copy (F read as a rank of which the hand holds all four)."""
-    deck = rules.deck & ~(15 << (4 * rules.wildcard))
+    deck = rules.deck & ~(15 << (4 * flower(rules)[0]))
     for r in rules.wild_ranks:
         deck += 1 << (4 * r)
     return replace(rules, name=f"{rules.name} (read)", deck=deck, wildcard=None, wild_ranks=())
@@ -97,7 +126,8 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
     holds four of are searched after, bounded by the best count found."""
     t0 = time.perf_counter()
     read = read_rules(rules)
-    f_bit = 1 << (4 * rules.wildcard)
+    wild, gen = flower(rules)
+    f_bit = 1 << (4 * wild)
     if bits & f_bit:
         n = bits_size(bits)
         refuse_over(n, MAX_FLOWER_PLAYS_CARDS, f"the fewest plays of {n} cards with the flower card F",
@@ -108,33 +138,35 @@ def _wild_min_plays(bits: int, rules: Rules, heuristic: str) -> PlaysResult:
         return res
     tab = tables(read)
     nat = bits - f_bit
-    full = []                       # ranks of which the hand holds all four: no fifth copy
-    xs = []
+    full: list[int] = []            # ranks of which the hand holds all four: no fifth copy
+    xs: list[int] = []
     for x in rules.wild_ranks:
         (full if nat >> (4 * x) & 15 >= 4 else xs).append(x)
     best = (_astar(tab, [(0, nat + (1 << (4 * x))) for x in xs], heuristic,
                    max_expanded=MAX_FLOWER_PLAYS_EXPANDED) if xs else None)
     expanded, generated = (best.expanded, best.generated) if best else (0, 0)
-    best_x = xs[best.extra["root"]] if best else None
-    gen = generator(rules)
-    if full and (best is None or best.plays > 1):
+    best_x = xs[best.root] if best else None
+    first: Optional[Move] = None
+    if full and (best is None or best.plays is None or best.plays > 1):
         # F read as a rank the hand holds four of: each such play of F (cost 1), then the
         # rest (natural cards) by the natural search; wins only with fewer plays
         firsts = [m for m in gen.leading(bits) if m.reading in full]
-        res = _astar(tab, [(1, bits - m.cards) for m in firsts], heuristic,
-                     best and best.plays, MAX_FLOWER_PLAYS_EXPANDED)
-        expanded, generated = expanded + res.expanded, generated + res.generated
-        if res.plays is not None:
-            best, best_x = res, None
-            res.extra["first"] = firsts[res.extra["root"]]
+        run = _astar(tab, [(1, bits - m.cards) for m in firsts], heuristic,
+                     best.plays if best else None, MAX_FLOWER_PLAYS_EXPANDED)
+        expanded, generated = expanded + run.expanded, generated + run.generated
+        if run.plays is not None:
+            best, best_x = run, None
+            first = firsts[run.root]
+    if best is None:
+        raise AssertionError("no split found")  # pragma: no cover - some reading always splits
     moves = _rebuild(tab, best)
-    if best_x is None:
-        moves = [best.extra["first"]] + moves
-        reads = moves[0].reading
-    else:
-        moves, reads = gen.pay_with_flower(moves, best_x), best_x
-    return PlaysResult(best.plays, moves, expanded, generated, time.perf_counter() - t0, heuristic,
-                       best.root_h, {"flower_reads": reads})
+    reads = best_x
+    if first is not None:
+        moves, reads = [first] + moves, first.reading
+    elif best_x is not None:
+        moves = gen.pay_with_flower(moves, best_x)
+    best.expanded, best.generated = expanded, generated
+    return best.result(moves, heuristic, time.perf_counter() - t0, {"flower_reads": reads})
 
 
 def heuristic_value(tab, bits: int, r: int, pending: tuple, heuristic: str) -> int:
@@ -190,24 +222,21 @@ def min_plays(hand: Union[Hand, str], rules: Union[Rules, str] = STANDARD,
     t0 = time.perf_counter()
     if not bits:
         return PlaysResult(0, [], heuristic=heuristic)
-    res = _astar(tables(rules), [(0, bits)], heuristic)
-    res.moves = _rebuild(tables(rules), res)
-    res.seconds = time.perf_counter() - t0
-    return res
+    run = _astar(tables(rules), [(0, bits)], heuristic)
+    return run.result(_rebuild(tables(rules), run), heuristic, time.perf_counter() - t0)
 
 
 def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
-           bound: Optional[int] = None, max_expanded: int = MAX_PLAYS_EXPANDED) -> PlaysResult:
+           bound: Optional[int] = None, max_expanded: int = MAX_PLAYS_EXPANDED) -> _Run:
     """The A* of `min_plays`, from one or more roots ``(plays already made, packed cards)``
-    at once: the fewest plays over the roots, with ``extra["root"]`` the index of the root
+    at once: the fewest plays over the roots, with ``root`` the index of the root
     the split found starts from. States are shared by the roots (a state's cost to go
     depends on its key only); each keeps the root and path of its cheapest way in.
 
     With ``bound``, only splits of fewer than ``bound`` plays are sought: entries whose f
     (a lower bound) reaches it are not queued, and if none is left ``plays`` is None.
     Past ``max_expanded`` expansions it raises `SearchLimitError`.
-    The moves are not rebuilt (`_rebuild` does that): ``extra`` holds the goal and the
-    finishing memo."""
+    The moves are not rebuilt (`_rebuild` does that from the goal and the finishing memo)."""
     if bound is None:
         bound = 10 ** 9
     finish_memo: dict = {}
@@ -215,8 +244,8 @@ def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
     # None, kept per entry so that the path always matches the entry's own cards
     nodes: dict = {}
     start_r = tab.chain_ranks[0] if tab.chain_ranks else 0
-    heap = []
-    root_h = []
+    heap: list[tuple] = []
+    root_h: list[int] = []
     counter = 0
     for i, (g0, bits) in enumerate(roots):
         h0 = heuristic_value(tab, bits, start_r, (), heuristic)
@@ -267,7 +296,7 @@ def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
             s = tab.next_chain_rank(b, s + 1)
         if s is None:
             continue
-        succ = [(s + 1, b, pending, g, None)]
+        succ: list[tuple[int, int, tuple, int, object]] = [(s + 1, b, pending, g, None)]
         if g + 1 < bound:
             for item, cards in opts:
                 if isinstance(item, Move):
@@ -288,21 +317,20 @@ def _astar(tab, roots: list[tuple[int, int]], heuristic: str,
             if ng + h < bound:
                 heapq.heappush(heap, (ng + h, -ng, counter, nkey, False))
     if goal_parent is None:
-        return PlaysResult(plays=None, moves=[], expanded=expanded, generated=generated,
-                           heuristic=heuristic)
+        return _Run(plays=None, expanded=expanded, generated=generated)
     i, g, b, pending, _ = goal_parent
     plays = g + finish_cost(tab, b, pending, finish_memo)[0]
-    return PlaysResult(plays=plays, moves=[], expanded=expanded, generated=generated,
-                       heuristic=heuristic, root_h=root_h[i],
-                       extra={"goal": goal_parent[1:], "memo": finish_memo, "root": i})
+    return _Run(plays=plays, expanded=expanded, generated=generated, root_h=root_h[i], root=i,
+                goal=goal_parent[1:], memo=finish_memo)
 
 
-def _rebuild(tab, res: PlaysResult) -> list[Move]:
-    """One optimal sequence of an `_astar` result: chain moves along the goal's path, then
-    the pending planes and the flat split."""
-    g, b, pending, link = res.extra.pop("goal")
-    total, planes = finish_cost(tab, b, pending, res.extra.pop("memo"))
-    res.extra.pop("root")
+def _rebuild(tab, run: _Run) -> list[Move]:
+    """One optimal sequence of an `_astar` run that found one: chain moves along the goal's
+    path, then the pending planes and the flat split."""
+    if run.goal is None:
+        raise AssertionError("no split to rebuild")  # pragma: no cover - callers check
+    g, b, pending, link = run.goal
+    total, planes = finish_cost(tab, b, pending, run.memo)
     left = b
     for m in planes:
         left -= m.kickers

@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from ..cards import Hand, bits_size
-from ..moves import Move, generator
+from ..moves import Move
 from ..rules import HOMEWORK, Rules, get_rules
 from ..errors import SearchLimitError
 from ._core import hand_bits, moves_text, refuse_over, tables
-from .astar import _astar, heuristic_value, read_rules
+from .astar import _astar, flower, heuristic_value, read_rules
 from .score import MAX_REWARD, homework_score, reward
 
 #: the most nodes one best-score search (one reading of F) visits before `SearchLimitError`
@@ -248,13 +248,14 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
     to the lowest rank (a reading below the best one's may tie it, one above must beat
     it), then the plays of F, which must beat it."""
     read = read_rules(rules)
-    f_bit = 1 << (4 * rules.wildcard)
+    wild, gen = flower(rules)
+    f_bit = 1 << (4 * wild)
     if not bits & f_bit:
         return best_score(Hand.from_bits(bits), read, prune, memo)
     nat = bits - f_bit
-    gen = generator(rules)
     tab = tables(read)
-    full, order = [], []
+    full: list[int] = []
+    order: list[tuple[Optional[int], int, int]] = []
     for x in rules.wild_ranks:
         if nat >> (4 * x) & 15 >= 4:
             full.append(x)
@@ -263,16 +264,17 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
             order.append((_astar(tab, [(0, b)], "strong").plays if prune else None, x, b))
     if prune:
         order.sort()
-    best, best_x = None, None
+    best: Optional[ScoreResult] = None
+    best_x: Optional[int] = None            # (set with ``best`` by a reading, None after a play of F)
     nodes = 0
     for s_min, x, b in order:
         above = best.score if best is not None else -math.inf
-        ties = best is not None and x < best_x
+        ties = best_x is not None and x < best_x
         res = _natural_best(b, read, prune, memo, above, ties=ties, s_min=s_min)
         if res is None:
             continue
         nodes += res.nodes
-        if best is None or res.score > best.score or res.score == best.score and x < best_x:
+        if best is None or best_x is None or res.score > best.score or res.score == best.score and x < best_x:
             best, best_x = res, x
     if full:
         for m in gen.leading(bits):
@@ -291,6 +293,8 @@ def _wild_best_score(bits: int, rules: Rules, prune: bool, memo: bool) -> ScoreR
             if best is None or res.score > best.score:
                 res.moves = [m] + res.moves
                 best, best_x = res, None
+    if best is None:
+        raise AssertionError("no split found")  # pragma: no cover - the first reading always splits
     if best_x is not None:
         best.moves = gen.pay_with_flower(best.moves, best_x)
     best.moves.sort(key=lambda m: (m.rank, -m.size))
@@ -319,7 +323,10 @@ def best_score(hand: Union[Hand, str], rules: Union[Rules, str] = HOMEWORK,
                         "one search per rank F may stand for: 5-20 s at 45-50 cards, far more beyond")
         res = _wild_best_score(bits, rules, prune, memo)
     else:
-        res = _natural_best(bits, rules, prune, memo)
+        found = _natural_best(bits, rules, prune, memo)
+        if found is None:
+            raise AssertionError("no split found")  # pragma: no cover - no bound: solos always split
+        res = found
     res.seconds = time.perf_counter() - t0
     return res
 

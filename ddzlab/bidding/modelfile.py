@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 import sklearn
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
@@ -108,8 +109,9 @@ def _feature_step(tr: Any) -> list[str]:
 
 
 def _classifier_state(clf: Any) -> dict:
-    kind = type(clf).__name__
-    if _CLASSIFIERS.get(kind) is not type(clf):
+    cls = type(clf)                 # (a name: comparing `type(clf)` itself narrows clf to `object` for mypy)
+    kind = cls.__name__
+    if _CLASSIFIERS.get(kind) is not cls:
         raise ValueError(f"a {kind} classifier cannot be stored; known: {', '.join(_CLASSIFIERS)}")
     if kind in ("LinearSVC", "LogisticRegression"):
         arrays = {k: getattr(clf, k) for k in ("coef_", "intercept_", "n_iter_")}
@@ -301,8 +303,8 @@ def _rebuild_hgb(clf: Any, doc: dict, nf: int) -> None:
     predictors = []
     for i, it in enumerate(iters):
         _check(isinstance(it, list) and len(it) == 1, f"clf.trees[{i}] is not one tree")
-        fields = {}
-        n_nodes = None
+        fields: dict[str, np.ndarray] = {}
+        length: Optional[int] = None    # the first field's, which the others must have
         for f in _NODE_FIELDS:
             where = f"clf.trees[{i}].{f}"
             kind = "f" if PREDICTOR_RECORD_DTYPE[f].kind == "f" else "i"
@@ -310,9 +312,10 @@ def _rebuild_hgb(clf: Any, doc: dict, nf: int) -> None:
                   "bin_threshold": 255}.get(f, MAX_ABS if kind == "f" else 2**32 - 1)
             lo = -MAX_ABS if kind == "f" else 0
             arr = _read_array(it[0].get(f) if isinstance(it[0], dict) else None, where, kind,
-                              (n_nodes,), lo, hi)
-            n_nodes = len(arr) if n_nodes is None else n_nodes
+                              (length,), lo, hi)
+            length = len(arr) if length is None else length
             fields[f] = arr
+        n_nodes = len(fields[_NODE_FIELDS[0]])
         _check(n_nodes >= 1, f"clf.trees[{i}] has no nodes")
         idx = np.arange(n_nodes)
         inner = fields["is_leaf"] == 0
@@ -320,7 +323,7 @@ def _rebuild_hgb(clf: Any, doc: dict, nf: int) -> None:
             ch = fields[side][inner]
             _check(bool(np.all((ch > idx[inner]) & (ch < n_nodes))),
                    f"clf.trees[{i}] has a {side} child index out of order or out of range")
-        nodes = np.zeros(n_nodes, dtype=PREDICTOR_RECORD_DTYPE)
+        nodes: npt.NDArray[np.void] = np.zeros(n_nodes, dtype=PREDICTOR_RECORD_DTYPE)   # (a record per node)
         for f, arr in fields.items():
             nodes[f] = arr
         empty = np.zeros((0, 8), dtype=np.uint32)

@@ -193,8 +193,12 @@ def feature_names(model: Pipeline) -> list[str]:
 
 def feature_frame(df: Any, features: Union[str, Sequence, Any] = "seed") -> pd.DataFrame:
     """The feature matrix of a feature set (or a fitted bidder's features) as a DataFrame."""
-    tr = features.named_steps["features"] if isinstance(features, Pipeline) else (
-        features if hasattr(features, "transform") else make_features(features).fit(df))
+    if isinstance(features, Pipeline):
+        tr = features.named_steps["features"]
+    elif hasattr(features, "transform"):        # a feature step, fitted
+        tr = features
+    else:
+        tr = make_features(features).fit(df)
     X = tr.transform(df)
     return pd.DataFrame(X, columns=[str(n) for n in tr.get_feature_names_out()],
                         index=getattr(df, "index", None))

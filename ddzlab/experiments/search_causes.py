@@ -11,8 +11,17 @@ play, and counts the positions where such moves exist but the filter keeps none 
 The games are greedy self-play on generated deals (the searcher's positions come from games
 like these: the same rules, the same kind of hands); each position is solved once per legal
 move, so only positions of at most ``max_cards`` cards in all are taken.
+
+The notebook reads its experiments with `load_study`: the stored rows on the deals every pair
+has played, or, at test scale and while an experiment holds fewer than two such deals, a tiny
+grid of it (`TEST_GRIDS`: budgets of a few iterations) played on two deals into a temporary
+folder. An experiment below `ddzlab.experiments.catalog.CAUSE_DEALS` common deals is a pilot
+(`pilot_note`): shown, never recorded. `budget_labels` finds one tree's configs by budget.
 """
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Union
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -20,22 +29,89 @@ from tqdm.auto import tqdm
 from .. import stats as S
 
 from ..agents.base import make_agent
-from ..agents.mcts import split_filter
+from ..agents.mcts import CheatingMCTSAgent, split_filter
 from ..analysis.endgame import solve_endgame
 from ..cards import Hand
 from ..deals import generate_deals
+from ..errors import DdzError
 from ..game import Game, Phase
 from ..moves import Move
+from .catalog import (CATALOG, CAUSE_DEALS, DEV_PRIORS, HYPOTHESIS_OPTIONS, OTHERS_MODES, PRIOR_LABEL, PRIOR_SPEC,
+                      STRONG_BUDGET_NEXT, STRONG_CANDIDATES, STRONG_CHOSEN)
+from .runner import Experiment, ExperimentError, common_deals, load_games, run_experiment
+
+#: experiment -> the tiny grid (``configs``) played in its place at test scale
+TEST_GRIDS: dict[str, dict[str, dict[str, str]]] = {
+    "09_cheater_model": dict(configs={f"cheat-{o}-{b}": f"mcts_cheat:iterations={b},others={o}"
+                                      for o in OTHERS_MODES for b in (4, 16, 64)}),
+    "09_cheater_hypotheses": dict(configs={f"cheat-search{k and '-'}{k}-{b}": f"mcts_cheat:iterations={b},others=search{v}"
+                                           for k, v in {"": "", **HYPOTHESIS_OPTIONS}.items() for b in (16, 64)}),
+    "09_ismcts_model": dict(configs={**{f"ismcts-{o}-{b}": f"ismcts:iterations={b},others={o}"
+                                        for o in OTHERS_MODES for b in (4, 64)},
+                                     **{f"mcts-{o}-64": f"mcts:iterations=64,others={o}" for o in OTHERS_MODES}}),
+    "09_exact": dict(configs={f"cheat-policy-exact{n}-64": f"mcts_cheat:iterations=64,others=policy,exact={n}"
+                              for n in (0, 12, 20)}),
+    "09_strong_dev": dict(configs={k: f"{v},iterations=8" for k, v in STRONG_CANDIDATES.items()}),
+    "09_prior_dev": dict(configs={f"{STRONG_CHOSEN}-{k}": f"{STRONG_CANDIDATES[STRONG_CHOSEN]},{v},iterations=8"
+                                  for k, v in DEV_PRIORS.items()}),
+    "09_strongest": dict(configs={STRONG_CHOSEN: f"{STRONG_CANDIDATES[STRONG_CHOSEN]},iterations=8"}),
+    "09_strongest_budget": dict(configs={f"{STRONG_CHOSEN}-{STRONG_BUDGET_NEXT}":
+                                         f"{STRONG_CANDIDATES[STRONG_CHOSEN]},iterations=16"}),
+    "05_strongest": dict(configs={PRIOR_LABEL: f"{PRIOR_SPEC},iterations=8"}),
+}
+
+
+def load_study(name: str, run_scale: str, tmp: Union[str, Path],
+               full_size: int = CAUSE_DEALS) -> tuple[pd.DataFrame, Experiment, bool]:
+    """(games on the deals every pair played, the experiment as played, full size?) of the
+    experiment ``name`` of `TEST_GRIDS` at ``run_scale`` (``test``, ``quick`` or ``full``).
+
+    The stored rows when they hold two common deals or more (at ``full`` scale the experiment
+    is first run to completion); else its tiny grid, played on two deals into ``tmp`` and
+    marked ``attrs["tiny"]`` (a test grid: its figure is not saved over the stored one).
+    Full size: stored, with at least ``full_size`` common deals. `ExperimentError` for a name
+    without a grid."""
+    if name not in TEST_GRIDS:
+        raise ExperimentError(f"{name!r} is not one of notebook 09's experiments: {', '.join(TEST_GRIDS)}")
+    exp = CATALOG[name]
+    if run_scale != "test":
+        if run_scale == "full":
+            run_experiment(exp)
+        games = common_deals(load_games(exp))
+        if games.attrs["deals_used"] >= 2:
+            return games, exp, games.attrs["deals_used"] >= full_size
+    tiny = exp.with_agents(configs=TEST_GRIDS[name]["configs"])
+    run_experiment(tiny, deals=2, root=tmp, progress=False)
+    games = common_deals(load_games(tiny, root=tmp))
+    games.attrs["tiny"] = True
+    return games, tiny, False
+
+
+def budget_labels(exp: Experiment, prefix: str, others: str, extra: str = "") -> dict[int, str]:
+    """budget -> config label of one tree of ``exp``: the labels ``PREFIX-OTHERS[EXTRA]-BUDGET``
+    (e.g. ``cheat-policy-400``; ``extra`` a variant's tag, such as ``-all``)."""
+    out = {}
+    for label in exp.configs:
+        head, budget = label.rsplit("-", 1)
+        if head == f"{prefix}-{others}{extra}":
+            out[int(budget)] = label
+    return out
+
+
+def pilot_note(full: bool) -> str:
+    """The mark after a result of an experiment below full size (empty when full size)."""
+    return "" if full else " *(pilot: not full size, not recorded)*"
 
 
 def _positions(deals: int, seed: int, progress: bool, what: str):
-    """(deal index, game) at every move of greedy self-play on ``deals`` generated deals."""
+    """(deal index, seat to act, game) at every move of greedy self-play on ``deals`` generated deals."""
     for index, deal in enumerate(tqdm(generate_deals(deals, seed=seed), disable=not progress, desc=what)):
         game = Game(deal, landlord=0)
         agents = [make_agent("greedy") for _ in range(3)]
         while game.phase is Phase.PLAY:
-            yield index, game
             seat = game.to_act
+            assert seat is not None                  # (a seat during play)
+            yield index, seat, game
             game.play(agents[seat].play(game.observation(seat)))
 
 
@@ -46,6 +122,7 @@ def _side_wins_after(game: Game, move: Move) -> bool:
     g.play(move)
     if g.phase is not Phase.PLAY:
         return True                                  # the move emptied the hand
+    assert g.to_act is not None and lord is not None     # (a seat to act; landlord 0 in these games)
     r = solve_endgame([Hand.from_bits(b) for b in g.hands], to_move=g.to_act, to_beat=g.last_move,
                       last_seat=g.last_seat, landlord=lord)
     return r.winner == (0 if seat == lord else 1)
@@ -58,8 +135,7 @@ def filter_misses(deals: int, seed: int, max_cards: int = 18, width: int = 8,
     drops moves): the moves, those kept, those that win against perfect play, and whether the
     filter keeps one of them (``kept_win``)."""
     rows = []
-    for index, game in _positions(deals, seed, progress, "H2 positions"):
-        seat = game.to_act
+    for index, seat, game in _positions(deals, seed, progress, "H2 positions"):
         legal = game.legal_moves()
         plays = [m for m in legal if not m.is_pass]
         if sum(game.sizes) <= max_cards and len(plays) > width:
@@ -81,7 +157,7 @@ def choice_disagreement(deals: int, seed: int, budgets: tuple[int, ...] = (400, 
     and the two values."""
     rows = []
     count = 0
-    for index, game in _positions(deals, seed, progress, "H5 positions"):
+    for index, seat, game in _positions(deals, seed, progress, "H5 positions"):
         if len(game.legal_moves()) < 2:
             continue
         count += 1
@@ -89,9 +165,13 @@ def choice_disagreement(deals: int, seed: int, budgets: tuple[int, ...] = (400, 
             continue
         for budget in budgets:
             agent = make_agent(spec, seed=(seed, index, len(game.history)), iterations=budget)
+            if not isinstance(agent, CheatingMCTSAgent):
+                raise DdzError(f"choice_disagreement needs an all-seeing search (mcts_cheat), not {spec!r}")
             agent.see_all_hands(game)
-            played = agent.play(game.observation(game.to_act))
-            stats = agent._eval_of[0]
+            played = agent.play(game.observation(seat))
+            searched = agent._eval_of                # the root's statistics, all of them
+            assert searched is not None              # (set by every search: two moves or more here)
+            stats = searched[0]
             best = max(stats, key=lambda m: stats[m][1] / stats[m][0] if stats[m][0] else -1.0)
             value = {m: r / v for m, (v, r) in stats.items() if v}
             rows.append({"deal": index, "move_no": len(game.history), "budget": budget,
@@ -127,4 +207,5 @@ def budget_pairs(games: pd.DataFrame, labels: dict[int, str], opponent: str) -> 
     return pd.DataFrame(rows)
 
 
-__all__ = ["filter_misses", "choice_disagreement", "budget_curve", "budget_pairs"]
+__all__ = ["filter_misses", "choice_disagreement", "budget_curve", "budget_pairs", "TEST_GRIDS", "load_study",
+           "budget_labels", "pilot_note"]

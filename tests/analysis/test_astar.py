@@ -205,7 +205,7 @@ def test_bounded_and_multi_root_search(rules: Rules) -> None:
         roots = [(g0, h.bits) for g0, h in zip((2, 0, 1), hands[i:i + 3])]
         res = _astar(tab, roots, "strong")
         costs = [g0 + w for (g0, _), w in zip(roots, want[i:i + 3])]
-        k = res.extra["root"]
+        k = res.root
         assert res.plays == min(costs) and costs[k] == res.plays
         moves = _rebuild(tab, res)
         assert sum(m.cards for m in moves) == roots[k][1] and len(moves) + roots[k][0] == res.plays

@@ -128,6 +128,15 @@ def test_compact_blocks_of_a_farmer_after_a_lead_and_a_pass():
     assert down["role"].tolist() == [0, 1, 0, 0] and down["landlord"].tolist() == [0, 0, 1]
 
 
+def test_compact_bombs_block_is_the_bombs_and_rockets_played_over_four():
+    deal = next(d for d in generate_deals(200, seed=11)                 # a landlord that can lead a bomb
+                if any(m.is_bomb for m in Game(d, landlord=0).legal_moves()))
+    g = Game(deal, landlord=0)
+    g.play(next(m for m in g.legal_moves() if m.is_bomb))
+    for seat in range(3):                                               # public: the same in every view
+        assert blocks(compact_obs(g.observation(seat)))["bombs"].tolist() == [1 / 4]
+
+
 def test_compact_blocks_while_bidding():
     g = Game(generate_deals(1, seed=7)[0])                # bidding from seat 0
     g.make_bid(1)

@@ -15,7 +15,7 @@ import pytest
 
 from ddzlab.arena import TOURNAMENT_GAME_COLUMNS, duel_games, tournament_games, tournament_table
 from ddzlab.cli import main
-from ddzlab.experiments import (CATALOG, Experiment, ExperimentError, StoreError, arena_games, load_games,
+from ddzlab.experiments import (CATALOG, Experiment, ExperimentError, StoreError, arena_games, load_games, repair_experiment,
                                 run_experiment, status)
 from ddzlab.experiments import store
 from ddzlab.experiments.runner import common_deals
@@ -194,6 +194,20 @@ def test_store_refuses_a_foreign_file_and_a_game_stored_twice(tmp_path):
     store.append(path, _rows(2))
     with pytest.raises(StoreError, match="twice"):
         store.compact(path)
+
+
+def test_repair_keeps_the_rows_of_an_agent_the_experiment_had(tmp_path):
+    """An agent the stored experiment lists (a config dropped from the grid since, not yet
+    retired by a run) is not one "it never had": repair keeps its rows."""
+    run_experiment(_exp(deals=2), root=tmp_path, progress=False)
+    done = repair_experiment(_exp(deals=2, configs=["smallest"]), root=tmp_path)
+    assert done.kept == 2 * 2 * 2 and sum(done.dropped.values()) == 0      # 2 configs x 2 deals x 2 roles
+    rows = store.read_store(tmp_path / "t" / "games.csv.gz", _exp().schema).rows
+    assert sorted(set(rows["config"])) == ["random", "smallest"]
+    # a deal the experiment no longer has is dropped, and the count says why
+    done = repair_experiment(_exp(deals=1), root=tmp_path)
+    assert done.kept == 2 * 1 * 2
+    assert done.dropped == {"rows that disagree with the catalog (agent, pair or deal t does not have)": 4}
 
 
 def test_a_game_with_one_role_is_refused_and_repair_drops_it(tmp_path):

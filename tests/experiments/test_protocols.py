@@ -190,3 +190,77 @@ def test_cross_play_runs_stores_one_run_per_pair_and_reads_them_back(tmp_path):
                 assert comb.loc[(a, b), "ADP"] == pytest.approx(-comb.loc[(b, a), "ADP"])
     with pytest.raises(Exception, match="no stored games"):
         cross_play_runs(["random", "weights"], deals=3, seed=1, root=tmp_path, play=False)
+
+
+# -- definitions, worked out by hand ---------------------------------------------------------
+def _rows(points_by_deal):
+    """Stored rows of A ("a") against B ("b"): per deal, A's points as landlord then as farmers
+    (ddzlab's ±2^bombs; a game is won when its points are positive)."""
+    rows = []
+    for deal, pair in enumerate(points_by_deal):
+        for role, pts in zip(("landlord", "farmers"), pair):
+            rows.append({"config": "a", "opponent": "b", "deal": deal, "role": role, "won": int(pts > 0),
+                         "points": pts})
+    return pd.DataFrame(rows)
+
+
+def test_douzero_table_doubles_the_points_and_their_intervals_by_hand():
+    # A's points per deal (landlord, farmers): (1, 1), (1, -1), (2, 2); per-deal means 1, 0, 2:
+    # mean 1, SD 1, three deals: t(0.975, 2) = 4.302652729911275, half-width 4.3027 / sqrt(3)
+    t2 = 4.302652729911275
+    table = douzero_table(_rows([(1, 1), (1, -1), (2, 2)]), "a", "b")
+    half = t2 / np.sqrt(3)
+    assert table.loc["combined", "ADP"] == pytest.approx(2 * 1.0)
+    assert table.loc["combined", "ADP_lo"] == pytest.approx(2 * (1 - half))
+    assert table.loc["combined", "ADP_hi"] == pytest.approx(2 * (1 + half))
+    # as landlord: DouZero's points 2, 2, 4: mean 8/3, SD 2/sqrt(3), half-width t2 * (2/sqrt(3)) / sqrt(3)
+    lord_half = t2 * (2 / np.sqrt(3)) / np.sqrt(3)
+    assert table.loc["A landlord", "ADP"] == pytest.approx(8 / 3)
+    assert (table.loc["A landlord", "ADP_lo"], table.loc["A landlord", "ADP_hi"]) == pytest.approx(
+        (8 / 3 - lord_half, 8 / 3 + lord_half))
+    assert table.loc["A farmers", "WP"] == pytest.approx(2 / 3) and table.loc["combined", "deals"] == 3
+
+
+def test_the_default_run_name_depends_on_both_agents_and_what_they_play():
+    names = {protocol_experiment(a, b, "douzero", 10, s).name
+             for a, b, s in [("greedy", "random", 0), ("smallest", "random", 0), ("greedy", "smallest", 0),
+                             ("greedy", "random", 1)]}
+    assert len(names) == 4
+    assert protocol_experiment("greedy", "random", "douzero", 10, 0).name == \
+        protocol_experiment("greedy", "random", "douzero", 10, 0).name
+
+
+def test_evaluate_deals_from_deal_seed_quietly_and_limit_counts_the_first_deals(tmp_path, capsys):
+    from ddzlab.deals import generate_deals
+    root = tmp_path / "exp"
+    table = evaluate("greedy", "random", deals=3, seed=3, deal_seed=7, root=root, progress=False, name="t")
+    assert capsys.readouterr().err == ""                    # progress=False: no progress bar
+    games = load_games(protocol_experiment("greedy", "random", deals=3, seed=3, deal_seed=7, name="t"),
+                       root=root, into="t")
+    # the deals are generated from deal_seed, the games seeded from seed: the arena's duel on those deals
+    arena = duel_games("greedy", "random", generate_deals(3, seed=7), seed=3, progress=False)
+    mine = games.assign(a_landlord=games.role == "landlord").sort_values(["deal", "a_landlord"])
+    assert list(mine.won) == list(arena.sort_values(["deal", "a_landlord"]).a_won.astype(int))
+    assert table.loc["combined", "deals"] == 3
+    # limit=2: the first two deals of the stored three, nothing more played
+    first = evaluate("greedy", "random", deals=3, seed=3, deal_seed=7, root=root, progress=False, name="t", limit=2)
+    assert (first.loc["combined", "deals"], first.loc["combined", "games"]) == (2, 4)
+    assert first.loc["combined", "WP"] == pytest.approx(arena[arena.deal < 2].a_won.mean())
+
+
+def test_the_protocols_pass_the_number_of_workers_to_the_runner(tmp_path, monkeypatch):
+    from ddzlab.experiments import protocols
+    asked = []
+
+    class Stop(Exception):
+        pass
+
+    def runner(exp, **kwargs):
+        asked.append(kwargs["n_jobs"])
+        raise Stop
+    monkeypatch.setattr(protocols, "run_experiment", runner)
+    with pytest.raises(Stop):
+        evaluate("greedy", "random", deals=2, root=tmp_path, n_jobs=3)
+    with pytest.raises(Stop):
+        cross_play_runs(["greedy", "random"], deals=2, root=tmp_path, n_jobs=4)
+    assert asked == [3, 4]

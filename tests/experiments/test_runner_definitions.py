@@ -134,6 +134,11 @@ def test_common_deals_cuts_at_the_complete_prefix():
     assert out.attrs["deals_complete"] == 2 and list(out.index) == list(range(4))
     assert sorted(set(R.common_deals(games, 1)["deal"])) == [0]
     assert len(R.common_deals(games.iloc[:0].copy())) == 0
+    # rows that do not say how many deals every pair completed: none is known complete
+    bare = games.copy()
+    bare.attrs.clear()
+    none = R.common_deals(bare)
+    assert len(none) == 0 and none.attrs["deals_used"] == 0
 
 
 def test_stored_rows_as_arena_games():
@@ -150,3 +155,10 @@ def test_stored_rows_as_arena_games():
     assert list(out["a_seconds"]) == [0.5, 0.5] and list(out["a_moves"]) == [10, 10]
     assert list(out["b_seconds"]) == [0.25, 0.25] and list(out["b_moves"]) == [12, 12]
     assert out.attrs["k"] == 1
+
+
+def test_the_code_version_is_the_git_commit_in_a_checkout():
+    """The tests run from a git checkout: the version is its short commit (``+dirty`` when
+    ddzlab/ has uncommitted changes), not the package version of an installed copy."""
+    import re
+    assert re.fullmatch(r"[0-9a-f]{7,40}(\+dirty)?", R.code_version())

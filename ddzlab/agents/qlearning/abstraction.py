@@ -123,7 +123,14 @@ _SINGLES: dict[int, Move] = {}
 def _plain_move(cards: int) -> Move:
     m = _SINGLES.get(cards)
     if m is None:
-        m = _SINGLES[cards] = detect(cards)
+        m = _SINGLES[cards] = _available(detect(cards), f"the cards {cards:#x} as one play")
+    return m
+
+
+def _available(m: Optional[Move], what: str) -> Move:
+    """``m``, or `ValueError` when there is no such play (an action the hand's mask rules out)."""
+    if m is None:
+        raise ValueError(f"{what}: this hand has none")
     return m
 
 
@@ -293,7 +300,7 @@ def resolve_lead(split: LeadSplit, action: int, legal: Sequence[Move]) -> Move:
     if action in (10, 11):
         return _pick(split.bombs, action - 10)
     if action == 12:
-        return split.rocket
+        return _available(split.rocket, "lead action 12 (rocket)")
     if action in (13, 14):
         return _pick(split.chain5, action - 13)
     if action == 15:
@@ -376,13 +383,13 @@ def resolve_follow(split: FollowSplit, action: int) -> Move:
         n = len(g)
         return g[(0, n // 2, int(n // 1.5), n - 1)[action - 1]]
     if action == 5:
-        return split.highest
+        return _available(split.highest, "follow action 5 (force highest)")
     if action == 6:
         return split.bombs[0]
     if action == 7:
         return split.bombs[-1]
     if action == 8:
-        return split.rocket
+        return _available(split.rocket, "follow action 8 (rocket)")
     raise ValueError(f"follow action {action} is not 0..8")
 
 
@@ -421,6 +428,8 @@ def decide(bits: int, legal: Sequence[Move], seat: int, landlord: int, sizes: Se
         return Decision(LEAD, lead_index(lead_features(sp, role, hand_p, hand_n)),
                         lead_actions(sp, role, hand_p, hand_n), sp, legal)
     fs = follow_split(bits, legal)
+    if last_seat is None:
+        raise ValueError("a move to beat needs the seat that played it (last_seat)")
     f = follow_features(fs, role, (last_seat - landlord) % 3, hand_p, hand_n, last_move.size)
     return Decision(FOLLOW, follow_index(f), list(fs.actions), fs, legal,
                     role != 0 and f[2] != 0)

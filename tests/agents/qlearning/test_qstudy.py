@@ -240,3 +240,10 @@ def test_eval_summary_adp_interval_is_1_96_sd_over_root_n():
     assert out["adp_combined_lo"] == pytest.approx(0.8 - half, abs=1e-12)
     assert out["adp_combined_hi"] == pytest.approx(0.8 + half, abs=1e-12)
     assert out["wp_combined"] == pytest.approx(3 / 5) and out["wp_landlord"] == pytest.approx(2 / 3)
+
+
+def test_delta_text_cites_a_row_with_signed_values_and_thousands_separators():
+    from collections import namedtuple
+    Row = namedtuple("Row", "train_opponent games opponent delta lo hi runs deals")
+    row = Row("self", 20_000, "greedy", -0.01234, -0.05, 0.02549, 5, 1000)
+    assert qstudy.delta_text(row) == "self 20,000 vs greedy: -0.012 [-0.050, +0.025] (5 runs, 1,000 deals)"
