@@ -129,8 +129,8 @@ class ModelRun:
 def curve_table(games: pd.DataFrame, run: ModelRun, opponents: Sequence[str],
                 frames: Optional[Sequence[int]] = None) -> pd.DataFrame:
     """Each checkpoint's WP against each opponent: one row per (frames, opponent) with
-    `wp_row`'s WP and its 95% t interval over deals, and the share of games won as landlord
-    and as farmers."""
+    `wp_row`'s WP and its 95% t interval over deals (clipped to 0..1), and the share of games
+    won as landlord and as farmers."""
     rows = []
     for f in (run.checkpoints if frames is None else frames):
         label = run.label(f)
@@ -139,7 +139,9 @@ def curve_table(games: pd.DataFrame, run: ModelRun, opponents: Sequence[str],
             if part.empty:
                 raise S.StatsError(f"no stored games of {label} against {opp}")
             role = part.groupby("role")["won"].mean()
-            rows.append({"frames": f, "opponent": opp, **wp_row(games, label, opp),
+            wp = wp_row(games, label, opp)
+            wp.update(WP_lo=max(0.0, wp["WP_lo"]), WP_hi=min(1.0, wp["WP_hi"]))
+            rows.append({"frames": f, "opponent": opp, **wp,
                          "landlord WP": float(role.get("landlord", float("nan"))),
                          "farmers WP": float(role.get("farmers", float("nan")))})
     return pd.DataFrame(rows)

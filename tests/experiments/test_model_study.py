@@ -96,8 +96,8 @@ def test_curve_table_and_gains_by_hand():
     t = curve_table(games, run, ["greedy"]).set_index("frames")
     assert t.loc[0, "WP"] == 0 and t.loc[80, "WP"] == pytest.approx(0.75)
     assert t.loc[80, "landlord WP"] == 1.0 and t.loc[80, "farmers WP"] == 0.5 and t.loc[80, "deals"] == 2
-    # per-deal WP 1.0 and 0.5: mean 0.75, SD 0.354, t(1) interval 0.75 ± 12.706 × 0.25
-    assert t.loc[80, "WP_lo"] == pytest.approx(0.75 - 12.7062 * 0.25, abs=1e-3)
+    # per-deal WP 1.0 and 0.5: mean 0.75, SD 0.354, t(1) interval 0.75 ± 12.706 × 0.25, clipped to 0..1
+    assert t.loc[80, "WP_lo"] == 0.0 and t.loc[80, "WP_hi"] == 1.0
     g = curve_gains(games, run, ["greedy"]).iloc[0]
     assert (g["first"], g["last"]) == (0, 80) and g["ΔWP"] == pytest.approx(0.75) and g.deals == 2
     assert g["p (Holm)"] == pytest.approx(g.p) and not g.significant
