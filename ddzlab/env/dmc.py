@@ -38,7 +38,9 @@ resumes from a ``model.tar`` of DouZero's own training too (without the generato
 continues from a fresh generator).
 
 torch is the optional ``douzero`` extra; importing this module needs only numpy.
-``ddzlab train dmc OUT --frames N --seed S`` is the command line (`main`).
+``ddzlab train dmc OUT --frames N --seed S`` is the command line (`main`); ``--checkpoints
+F1,F2,...`` instead of ``--frames`` keeps the networks at each of a list of frame counts
+(`train_checkpoints`), which is how a stored experiment's model is regenerated.
 """
 from __future__ import annotations
 
@@ -566,6 +568,49 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
     return TrainResult(base, learner.frames, episodes, learner.frames - start_frames, seconds, stats)
 
 
+def train_checkpoints(out: Union[str, Path], checkpoints: Sequence[int], config: Optional[DMCConfig] = None, *,
+                      progress: bool = True, threads: Optional[int] = 1,
+                      on_checkpoint: Optional[Callable[[int, TrainResult], None]] = None) -> dict[int, int]:
+    """Train one run through a list of checkpoints: ``<position>_weights_<frames>.ckpt`` in
+    ``out`` at each, by training (in this process, reproducibly) to each number of frames in
+    turn, resuming the run saved in ``out`` if there is one. The learner stops at the first
+    step that reaches a number (frames grow by ``unroll × batch`` a step), so a checkpoint
+    lands on the number itself when it is a multiple of that. ``0`` writes the seed's initial
+    networks as ``<position>_weights_0.ckpt``. A resumed run is the run trained at once
+    (`train`), so the files depend on the settings and the list only, not on where the run was
+    stopped. Returns {asked: frames reached}; ``on_checkpoint(asked, result)`` after each."""
+    torch = _torch()
+    asked = sorted(set(checkpoints))
+    if not asked or any(isinstance(f, bool) or not isinstance(f, int) or f < 0 for f in asked):
+        raise DMCError(f"checkpoints are whole numbers of frames, at least 0, got {list(checkpoints)!r}")
+    base = Path(out)
+    resume = (base / STATE_FILE).exists()
+    cfg = (config or DMCConfig()).check()
+    if resume:
+        cfg = _config_from(_load_training_state(base / STATE_FILE).get("flags"), base / STATE_FILE)
+        if config is not None and config != cfg:
+            raise DMCError(f"{base / STATE_FILE}: a resumed run keeps its settings ({cfg}), not {config}")
+    done: dict[int, int] = {}
+    if asked[0] == 0:
+        base.mkdir(parents=True, exist_ok=True)
+        for position, net in initial_nets(cfg.seed).items():
+            _atomic_save(torch, net.state_dict(), base / f"{position}_weights_0.ckpt")
+        done[0] = 0
+    for frames in asked:
+        if frames == 0:
+            continue
+        res = train(base, frames, None if resume else cfg, resume=resume, checkpoint_every=max(frames, 1),
+                    progress=progress, threads=threads)
+        resume = True
+        if res.frames_now == 0 and res.frames > frames and not (base / f"landlord_weights_{frames}.ckpt").exists():
+            raise DMCError(f"{base}: the run is at {res.frames:,} frames, past the checkpoint {frames:,}, whose "
+                           "files are not there: train the run again from the start in another folder")
+        done[frames] = res.frames
+        if on_checkpoint is not None:
+            on_checkpoint(frames, res)
+    return done
+
+
 # -- command line -------------------------------------------------------------------------------
 
 @register_trainer("dmc")
@@ -577,7 +622,11 @@ def main(argv: list[str]) -> int:
                                             "format in OUT (play them as douzero:OUT). Needs torch: "
                                             "pip install 'ddzlab[douzero]'.")
     p.add_argument("out", help="checkpoint folder (model.tar, <position>.ckpt, <position>_weights_<frames>.ckpt)")
-    p.add_argument("--frames", type=int, required=True, help="train until the learner has consumed this many frames")
+    p.add_argument("--frames", type=int, default=None,
+                   help="train until the learner has consumed this many frames")
+    p.add_argument("--checkpoints", default=None, metavar="F1,F2,...",
+                   help="instead of --frames: train to each of these frame counts in turn, keeping the "
+                        "<position>_weights_<F>.ckpt files of each (0: the seed's initial networks)")
     p.add_argument("--resume", action="store_true", help="continue the run saved in OUT (its settings are kept)")
     p.add_argument("--seed", type=int, default=None, help=f"(default {d.seed})")
     p.add_argument("--objective", choices=OBJECTIVES, default=None, help=f"(default {d.objective})")
@@ -591,12 +640,25 @@ def main(argv: list[str]) -> int:
                    help="local actor processes (default 0: the games are played in this process, reproducibly)")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
+    if (a.frames is None) == (a.checkpoints is None):
+        p.error("give --frames N or --checkpoints F1,F2,... (one of them)")
     given = {k: getattr(a, k) for k in ("seed", "objective", "epsilon", "unroll", "batch", "lr")
              if getattr(a, k) is not None}
     if a.resume and given:
         p.error(f"--resume keeps the saved run's settings; drop {', '.join('--' + k for k in given)}")
     try:
         cfg = None if a.resume else replace(d, **given).check()
+        if a.checkpoints is not None:
+            try:
+                asked = [int(f) for f in a.checkpoints.split(",") if f.strip()]
+            except ValueError:
+                p.error(f"--checkpoints is a comma-separated list of frame counts, not {a.checkpoints!r}")
+            if a.resume:
+                p.error("--checkpoints resumes the run in OUT by itself; drop --resume")
+            reached = train_checkpoints(a.out, asked, cfg, progress=not a.no_progress, threads=a.threads)
+            print(f"checkpoints at {', '.join(f'{f:,}' for f in reached.values())} frames in {a.out} (play one as "
+                  f"douzero:{a.out},frames=F)")
+            return 0
         res = train(a.out, a.frames, cfg, resume=a.resume, checkpoint_every=a.checkpoint_every,
                     progress=not a.no_progress, threads=a.threads, workers=a.workers)
     except DdzError as e:
@@ -607,5 +669,5 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["DMCConfig", "DMCError", "Episode", "TrainResult", "train", "play_episode", "episode_return",
+__all__ = ["DMCConfig", "DMCError", "Episode", "TrainResult", "train", "train_checkpoints", "play_episode", "episode_return",
            "action_values", "greedy_chooser", "initial_nets", "save_checkpoint", "SEAT_POSITION", "OBJECTIVES", "STATE_FILE", "main"]

@@ -18,6 +18,14 @@ that is not a checkpoint) raises `CheckpointError`, as do a missing position fil
 another architecture has, and a tensor of the wrong shape. torch is an optional extra
 (``pip install 'ddzlab[douzero]'``); without it the agent says how to install it.
 
+**Where models live.** ``douzero:<folder>`` names a folder as given (absolute, or relative to
+the working directory); a relative folder that is not there is looked up under
+``data/models/`` (`ddzlab.config.MODELS_DIR`, ignored by git), so ``douzero:dmc_seed0`` is
+``data/models/dmc_seed0`` from any working directory, and a user's released weights put in
+``data/models/douzero_adp/`` play as ``douzero:douzero_adp``. ``digest=sha256-...`` (see
+`weights_digest`) pins the weights themselves: a folder whose networks differ is refused, so a
+stored experiment's spec names exactly the model that played its games.
+
 Bidding is `SmallestAgent`'s (DouZero's networks play cards only), so the agent is meant for
 DouZero's research setting: a fixed landlord, the standard rules.
 """
@@ -31,6 +39,7 @@ import numpy as np
 
 from ..agents.base import AgentError
 from ..agents.smallest import SmallestAgent
+from ..config import MODELS_DIR
 from ..errors import ModelFileError
 from ..game import Observation
 from ..moves import Move
@@ -75,13 +84,24 @@ def _torch() -> Any:
     return torch
 
 
-def checkpoint_files(folder: Union[str, Path], frames: Optional[int] = None) -> dict[str, Path]:
-    """The checkpoint file of each position in ``folder``: ``<position>.ckpt``, or with
-    ``frames`` the files of a DouZero training run, ``<position>_weights_<frames>.ckpt``."""
+def model_folder(folder: Union[str, Path]) -> Path:
+    """``folder`` as given if it is a folder, else (a relative name) ``data/models/<folder>``;
+    `CheckpointError` naming both places when neither is."""
     base = Path(folder).expanduser()
-    if not base.is_dir():
-        raise CheckpointError(f"{folder}: no such folder (douzero:<folder> names a folder holding "
-                              f"{', '.join(p + '.ckpt' for p in POSITIONS)})")
+    if base.is_dir():
+        return base
+    if not base.is_absolute() and (MODELS_DIR / base).is_dir():
+        return MODELS_DIR / base
+    where = f" nor {MODELS_DIR / base}" if not base.is_absolute() else ""
+    raise CheckpointError(f"{folder}: no such folder{where} (douzero:<folder> names a folder holding "
+                          f"{', '.join(p + '.ckpt' for p in POSITIONS)}; put released weights in "
+                          f"{MODELS_DIR}/<name>/ and play them as douzero:<name>)")
+
+
+def checkpoint_files(folder: Union[str, Path], frames: Optional[int] = None) -> dict[str, Path]:
+    """The checkpoint file of each position in ``folder`` (`model_folder`): ``<position>.ckpt``,
+    or with ``frames`` the files of a DouZero training run, ``<position>_weights_<frames>.ckpt``."""
+    base = model_folder(folder)
     out = {}
     for position in POSITIONS:
         name = f"{position}.ckpt" if frames is None else f"{position}_weights_{frames}.ckpt"
@@ -206,18 +226,56 @@ def load_nets(folder: Union[str, Path], frames: Optional[int] = None) -> dict[st
             net = build_net(position, load_state(path, position))
             if len(_CACHE) >= 32:
                 _CACHE.clear()
+                _DIGESTS.clear()
             _CACHE[key] = net
         out[position] = net
     return out
+
+
+#: the prefix of a weights digest (never read as a number in a spec)
+DIGEST_PREFIX = "sha256-"
+
+
+def weights_digest(nets: dict[str, Any]) -> str:
+    """A digest of three networks' weights (``sha256-`` and 16 hex digits): SHA-256 over the
+    positions in `POSITIONS` order, each ``state_dict`` key in sorted order with its shape and
+    its values as little-endian float32. It depends on the numbers only, not on how the files
+    were written, so a model retrained bit for bit has the digest of the original."""
+    import hashlib
+    h = hashlib.sha256()
+    for position in POSITIONS:
+        state = nets[position].state_dict() if hasattr(nets[position], "state_dict") else nets[position]
+        for key in sorted(state):
+            t = state[key].detach().cpu().contiguous()
+            h.update(f"{position}/{key}/{tuple(t.shape)}".encode())
+            h.update(t.numpy().astype("<f4", copy=False).tobytes())
+    return DIGEST_PREFIX + h.hexdigest()[:16]
+
+
+#: digests of loaded models, by the cache keys of their three files
+_DIGESTS: dict[tuple, str] = {}
+
+
+def folder_digest(folder: Union[str, Path], frames: Optional[int] = None) -> str:
+    """`weights_digest` of a checkpoint folder's networks (`load_nets`), cached while the files
+    are unchanged."""
+    key = []
+    for position, path in checkpoint_files(folder, frames).items():
+        st = path.stat()
+        key.append((str(path.resolve()), position, st.st_size, st.st_mtime_ns))
+    digest = _DIGESTS.get(tuple(key))
+    if digest is None:
+        digest = _DIGESTS[tuple(key)] = weights_digest(load_nets(folder, frames))
+    return digest
 
 
 class DouZeroAgent(SmallestAgent):
     """A DouZero-format model (douzero:<folder> with landlord.ckpt, landlord_up.ckpt, landlord_down.ckpt); needs torch.
 
     ``folder``: the checkpoint folder; ``frames``: read a DouZero training run's
-    ``<position>_weights_<frames>.ckpt`` instead; ``threads``: torch's CPU threads for this
-    process (default: torch's own). ``last_eval`` holds the chosen move's value and the
-    three best moves' values.
+    ``<position>_weights_<frames>.ckpt`` instead; ``digest``: refuse networks whose
+    `weights_digest` differs; ``threads``: torch's CPU threads for this process (default:
+    torch's own). ``last_eval`` holds the chosen move's value and the three best moves' values.
     """
 
     name = "douzero"
@@ -226,15 +284,23 @@ class DouZeroAgent(SmallestAgent):
     last_eval: Optional[dict] = None
 
     def __init__(self, folder: Union[str, Path, None] = None, frames: Optional[int] = None,
-                 threads: Optional[int] = None) -> None:
+                 threads: Optional[int] = None, digest: Optional[str] = None) -> None:
         if folder is None:
             raise CheckpointError("douzero needs the folder of a DouZero-format model: douzero:<folder>")
         if frames is not None and (isinstance(frames, bool) or not isinstance(frames, int) or frames < 0):
             raise CheckpointError(f"frames must be a whole number of frames, got {frames!r}")
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
             raise AgentError(f"threads must be a whole number of at least 1, got {threads!r}")
+        if digest is not None and not (isinstance(digest, str) and digest.startswith(DIGEST_PREFIX)):
+            raise CheckpointError(f"digest is {DIGEST_PREFIX}<hex digits> (weights_digest), got {digest!r}")
         self.folder = os.fspath(folder)
         self.nets = load_nets(folder, frames)
+        if digest is not None:
+            found = folder_digest(folder, frames)
+            if found != digest:
+                which = f"{folder} at {frames:,} frames" if frames is not None else str(folder)
+                raise CheckpointError(f"{which}: its weights have digest {found}, the spec asks for {digest}: another "
+                                      "model (retrained elsewhere, or another run) than the one that was named")
         self._torch = _torch()
         if threads is not None:
             self._torch.set_num_threads(threads)
@@ -286,5 +352,5 @@ def save_random_checkpoints(folder: Union[str, Path], seed: int) -> dict[str, Pa
 
 
 __all__ = ["DouZeroAgent", "CheckpointError", "POSITIONS", "expected_shapes", "checkpoint_files", "load_state",
-           "check_state",
+           "check_state", "model_folder", "weights_digest", "folder_digest", "DIGEST_PREFIX",
            "load_nets", "build_net", "save_random_checkpoints", "TORCH_INSTALL"]

@@ -12,6 +12,7 @@ from ..qstudy import CHECKPOINTS as Q_CHECKPOINTS
 from ..qstudy import EVAL_OPPONENTS as Q_OPPONENTS
 from ..qstudy import experiment_name as q_experiment_name
 from ..qstudy import stage_configs as q_stage_configs
+from .model_study import ModelRun
 from .runner import Experiment
 
 #: the held-out deal set of the arena studies (the weights' tuning never saw it)
@@ -348,3 +349,32 @@ add(Experiment(
     description="Notebook 07: the strongest search agent (09_strongest's) against weights under the wildcard rules, "
                 "1,000 deals x 2 (sides swapped; 07_wildcard's first 1,000 deals), paired by deal; its standard "
                 "counterpart is 09_strongest's games against weights."))
+
+# -- notebook 10: a DouZero-format model trained by ddzlab ---------------------------
+#: the DMC run whose checkpoints notebook 10's experiments play: `ddzlab train dmc` (one
+#: process, reproducible from its seed) with a learner step of 20 × 8 frames, its files in
+#: data/models/dmc_seed0 (git-ignored: 18 MB a checkpoint); `DMC_RUN.command()` trains them again,
+#: and each spec pins its checkpoint's weights by digest (`ddzlab.experiments.model_study`)
+DMC_RUN = ModelRun("dmc_seed0", seed=0, unroll=20, batch=8, digests={
+    0: "sha256-a11432bd17078706", 20_000: "sha256-77e8dd6724c19aff", 40_000: "sha256-b9f1ba9efa307211",
+    80_000: "sha256-76b39af8746135f7", 160_000: "sha256-8a14e125aa4efbca",
+})
+#: the opponents of the learning curve (every checkpoint)
+CURVE_OPPONENTS = ["random", "greedy", "rulev1"]
+add(Experiment(
+    "10_dmc_curve", configs=DMC_RUN.specs(), opponents=CURVE_OPPONENTS, deals=ARENA_DEALS, seed=0,
+    description="Notebook 10: the learning curve of ddzlab's DMC trainer: each checkpoint of DMC_RUN (DouZero-format, "
+                "pinned by digest) against random, greedy and rulev1 on the held-out deals, sides swapped (the "
+                "douzero protocol), paired by deal; the same deals and seeds as 06_tournament."))
+add(Experiment(
+    "10_dmc_crossplay", configs={DMC_RUN.label(DMC_RUN.final): DMC_RUN.spec(DMC_RUN.final)},
+    opponents=[a for a in CHEAP_AGENTS if a not in CURVE_OPPONENTS], deals=ARENA_DEALS, seed=0,
+    description="Notebook 10: DMC_RUN's last checkpoint against the other cheap agents of 06_tournament on its deals "
+                "and seeds, so that with 10_dmc_curve and 06_tournament it completes the cross-play table."))
+#: the duplicate protocol's opponent (Botzone's format: six seatings a deal)
+DUPLICATE_OPPONENT = "greedy"
+add(Experiment(
+    "10_dmc_duplicate", configs={DMC_RUN.label(DMC_RUN.final): DMC_RUN.spec(DMC_RUN.final)},
+    opponents=[DUPLICATE_OPPONENT], deals=ARENA_DEALS, seed=0, layout="duplicate",
+    description="Notebook 10: DMC_RUN's last checkpoint against greedy in Botzone's duplicate format (each held-out "
+                "deal in all six seatings); its seatings ABB and BAA are 10_dmc_curve's games of the same deals."))

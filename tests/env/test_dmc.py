@@ -386,3 +386,52 @@ def test_importing_the_trainer_needs_no_torch():
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "refused: DouZero-format models need torch: pip install 'ddzlab[douzero]'" in done.stdout
+
+
+def test_a_list_of_checkpoints_is_the_run_trained_at_once(tmp_path):
+    """`train_checkpoints`: a file set at each listed number (0: the seed's initial networks),
+    the last one the weights of one uninterrupted run; stopped and started again, the same files."""
+    torch = _torch()
+    from ddzlab.env.dmc import initial_nets, train, train_checkpoints
+    cfg = tiny(seed=4, epsilon=0.2)
+    whole = train(tmp_path / "whole", 100, cfg, progress=False, threads=1)
+    reached = train_checkpoints(tmp_path / "list", [60, 0, 100, 40], cfg, progress=False)
+    assert reached == {0: 0, 40: 40, 60: 60, 100: 100} and whole.frames == 100
+    out = tmp_path / "list"
+    at = {f: {p: torch.load(out / f"{p}_weights_{f}.ckpt", weights_only=True) for p in POSITIONS} for f in reached}
+    assert same_weights(at[100], weights(tmp_path / "whole"))
+    assert same_weights(at[0], {p: n.state_dict() for p, n in initial_nets(4).items()})
+    assert not same_weights(at[40], at[60]) and not same_weights(at[0], at[40])
+    # stopped after 40 frames, then the same list again: the same files
+    part = tmp_path / "part"
+    train_checkpoints(part, [40], cfg, progress=False)
+    train_checkpoints(part, [0, 40, 60, 100], cfg, progress=False)
+    for f in reached:
+        assert same_weights(at[f], {p: torch.load(part / f"{p}_weights_{f}.ckpt", weights_only=True) for p in POSITIONS})
+    # a step is 20 frames: a number between steps ends at the next step
+    odd = train_checkpoints(tmp_path / "odd", [30], tiny(seed=4), progress=False)
+    assert odd == {30: 40}
+
+
+def test_checkpoints_from_the_command_line_and_bad_lists(tmp_path, capsys):
+    _torch()
+    from ddzlab.cli import main
+    from ddzlab.env.dmc import DMCError, train_checkpoints
+    out = tmp_path / "cli"
+    args = ["train", "dmc", str(out), "--unroll", "4", "--batch", "5", "--seed", "2", "--no-progress"]
+    assert main([*args, "--checkpoints", "0,20,40"]) == 0
+    assert "checkpoints at 0, 20, 40 frames" in capsys.readouterr().out
+    assert all((out / f"{p}_weights_{f}.ckpt").is_file() for p in POSITIONS for f in (0, 20, 40))
+    with pytest.raises(SystemExit):
+        main([*args, "--checkpoints", "20,x"])
+    assert "comma-separated list of frame counts" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*args])
+    assert "give --frames N or --checkpoints" in capsys.readouterr().err
+    # the run in OUT keeps its settings
+    assert main(["train", "dmc", str(out), "--checkpoints", "60", "--no-progress"]) == 2
+    assert "a resumed run keeps its settings" in capsys.readouterr().err
+    with pytest.raises(DMCError, match="whole numbers of frames"):
+        train_checkpoints(tmp_path / "bad", [10, -1])
+    with pytest.raises(DMCError, match="whole numbers of frames"):
+        train_checkpoints(tmp_path / "bad", [])

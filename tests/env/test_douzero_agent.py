@@ -246,3 +246,65 @@ def test_a_douzero_agent_without_a_folder_says_what_it_needs():
     from ddzlab.errors import DdzError
     with pytest.raises(DdzError, match=r"douzero:<folder>"):
         make_agent("douzero")
+
+
+def test_a_relative_folder_is_found_under_data_models(tmp_path, model, monkeypatch):
+    """``douzero:<name>``: the folder as given first (the working directory), then under the
+    models folder; neither names both places."""
+    from ddzlab.env import douzero_agent
+    from ddzlab.env.douzero_agent import CheckpointError
+    models = tmp_path / "models"
+    (models / "mine").mkdir(parents=True)
+    for p in POSITIONS:
+        (models / "mine" / f"{p}.ckpt").write_bytes((model / f"{p}.ckpt").read_bytes())
+    monkeypatch.setattr(douzero_agent, "MODELS_DIR", models)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    obs = Game(generate_deals(1, seed=4)[0], landlord=0).observation(0)
+    np.testing.assert_array_equal(make_agent("douzero:mine").values(obs), make_agent(f"douzero:{model}").values(obs))
+    # a folder of that name in the working directory comes first
+    (work / "mine").mkdir()
+    with pytest.raises(CheckpointError, match=r"mine: no landlord.ckpt"):
+        make_agent("douzero:mine")
+    with pytest.raises(CheckpointError, match=rf"nowhere: no such folder nor {models / 'nowhere'}"):
+        make_agent("douzero:nowhere")
+
+
+def _sha256_by_hand(folder):
+    """The digest as its docstring defines it, from the files read by torch."""
+    import hashlib
+    torch = _torch()
+    h = hashlib.sha256()
+    for p in POSITIONS:
+        state = torch.load(folder / f"{p}.ckpt", weights_only=True)
+        for key in sorted(state):
+            h.update(f"{p}/{key}/{tuple(state[key].shape)}".encode())
+            h.update(np.asarray(state[key].numpy(), dtype="<f4").tobytes())
+    return "sha256-" + h.hexdigest()[:16]
+
+
+def test_a_digest_pins_the_weights(tmp_path, model):
+    torch = _torch()
+    from ddzlab.env.douzero_agent import CheckpointError, folder_digest
+    digest = folder_digest(model)
+    assert digest == _sha256_by_hand(model) and len(digest) == len("sha256-") + 16
+    # the same numbers written another way (a fresh save, other file bytes) keep the digest
+    again = tmp_path / "again"
+    again.mkdir()
+    for p in POSITIONS:
+        state = torch.load(model / f"{p}.ckpt", weights_only=True)
+        torch.save({k: v.clone() for k, v in reversed(list(state.items()))}, again / f"{p}.ckpt")
+    assert folder_digest(again) == digest
+    agent = make_agent(f"douzero:{again},digest={digest}")
+    assert agent.play(Game(generate_deals(1, seed=2)[0], landlord=0).observation(0))
+    # one weight changed: another digest, and the pinned spec is refused
+    state = torch.load(again / "landlord_up.ckpt", weights_only=True)
+    state["dense6.bias"] += 1e-6
+    torch.save(state, again / "landlord_up.ckpt")
+    changed = folder_digest(again)
+    assert changed != digest and changed == _sha256_by_hand(again)
+    with pytest.raises(CheckpointError, match=rf"digest {changed}, the spec asks for {digest}"):
+        make_agent(f"douzero:{again},digest={digest}")
+    with pytest.raises(CheckpointError, match="digest is sha256-"):
+        make_agent(f"douzero:{again},digest=12345")
