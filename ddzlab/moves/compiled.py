@@ -203,8 +203,6 @@ def scratch() -> np.ndarray:
 
 
 SCRATCH = 48
-#: `_main_parts`' capacity: (rank, length) pairs of planes in one hand
-MAX_PARTS = 120
 
 
 @njit(cache=True)
@@ -367,28 +365,29 @@ def _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
     return n
 
 
+@njit(cache=True, inline="always")
+def _run_len(t, c, s, width, step, hi):
+    """How many chain ranks ``step`` apart from ``s`` up, at most ``hi``, ``c`` holds ``width`` times."""
+    k, r = 0, s
+    while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
+        k += 1
+        r += step
+    return k
+
+
 @njit(cache=True)
-def _main_parts(t, c, width, step, lo, hi):
-    """The main parts of a chain attachment (a plane) in counts ``c``: runs of ``lo`` to ``hi``
-    chain ranks ``step`` apart, each held ``width`` times, by lowest rank then length, as
-    (rank, length) pairs in an array, and how many. The one walk of the planes, natural
-    (`_lead_natural`) and with ``F`` among the kickers (`_flower_moves`)."""
-    parts = np.empty(2 * MAX_PARTS, dtype=np.int64)
-    j = 0
-    for s in range(15):
-        if c[s] < width:
-            continue
-        k, r = 0, s
-        while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
-            k += 1
-            if k >= lo:
-                if 2 * j + 1 >= parts.shape[0]:
-                    raise ValueError("plane buffer full: raise ddzlab.moves.compiled.MAX_PARTS")
-                parts[2 * j] = s
-                parts[2 * j + 1] = k
-                j += 1
-            r += step
-    return parts, j
+def _next_part(t, c, width, step, lo, hi, s, k):
+    """The main part of a chain attachment (a plane) after (rank ``s``, length ``k``) in counts
+    ``c``: runs of ``lo`` to ``hi`` chain ranks ``step`` apart, each held ``width`` times, by
+    lowest rank then length; (-1, 0) when none is left; (-1, 0) also starts the walk. The one
+    walk of the planes, natural (`_lead_natural`) and with ``F`` among the kickers
+    (`_flower_moves`), with nothing to allocate."""
+    if s >= 0 and k < _run_len(t, c, s, width, step, hi):
+        return s, k + 1
+    for r in range(s + 1, 15):
+        if _run_len(t, c, r, width, step, hi) >= lo:
+            return r, lo
+    return -1, 0
 
 
 @njit(cache=True, inline="always")
@@ -417,7 +416,7 @@ def _lead_natural(t, bits, oc, om, sc):
     """Every leading move of packed hand ``bits`` (no ``F``), in `MoveGenerator.leading`'s order:
     for each width 1-4 the units and chains (read off the slot masks of the ranks held that
     often, `_at_least`), the rocket after the solos; then the trios and quads with kickers, then
-    the planes (`_main_parts`, `_attached`)."""
+    the planes (`_next_part`, `_attached`)."""
     one, lead = np.int64(1), np.bool_(True)     # typed, not literal: one `_attached` for all calls
     n = 0
     for w in range(1, 5):
@@ -481,9 +480,10 @@ def _lead_natural(t, bits, oc, om, sc):
                     m >>= 4
                     s += 1
                 continue
-            parts, k = _main_parts(t, c, width, step, lo, hi)
-            for j in range(k):
-                n = _attached(t, a, c, parts[2 * j + 1], parts[2 * j], lead, pool, caps, oc, om, n)
+            s, k = _next_part(t, c, width, step, lo, hi, -1, 0)
+            while s >= 0:
+                n = _attached(t, a, c, k, s, lead, pool, caps, oc, om, n)
+                s, k = _next_part(t, c, width, step, lo, hi, s, k)
     return n
 
 
@@ -688,7 +688,6 @@ def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, o
     main part holds ``x``; leading, or (``leading`` False) replies of kind ``want_kind`` and
     length ``want_len`` with a main rank above ``above``."""
     lo0 = n
-    one = np.int64(1)                               # typed, not literal: one `_attached` for all calls
     for u in range(t[T_NUNITS]):                    # units
         kind, w = t[T_UNITS + 2 * u], t[T_UNITS + 2 * u + 1]
         if c[x] >= w and (leading or (kind == want_kind and x > above)):
@@ -725,7 +724,7 @@ def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, o
             lo = hi = want_len
         if unit:
             if leading or x > above:
-                n = _attached(t, a, c, one, x, leading, pool, caps, oc, om, n)
+                n = _attached(t, a, c, 1, x, leading, pool, caps, oc, om, n)    # literal: see lead_moves
             continue
         if not t[T_CHAIN_OK + x]:
             continue
@@ -746,7 +745,6 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
     """The moves paying ``F`` of the hand ``nat`` + ``F`` (parts (a) and (b) above), after
     the ``n`` moves already written."""
     c, pool, caps = _split_scratch(nat, sc)
-    one = np.int64(1)                               # typed, not literal: one `_flower_kicked`
     wild = t[T_WILD]
     for x in range(15):                             # (a) F in the main part, read as x
         if (wild >> (4 * x)) & 1 and (leading or x > above):    # a reply's main part lies above
@@ -763,14 +761,14 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
         if unit:
             for s in range(above + 1, 15):          # leading: above is -1
                 if c[s] >= width:
-                    n = _flower_kicked(t, a, c, one, s, leading, pool, caps, oc, om, n)
+                    n = _flower_kicked(t, a, c, 1, s, leading, pool, caps, oc, om, n)
             continue
         if not _has_run(_at_least(nat, width) & t[T_CHAIN_SLOTS], lo, step):
             continue                                # no natural main part of this plane
-        parts, k = _main_parts(t, c, width, step, lo, hi)
-        for j in range(k):
-            if parts[2 * j] > above:
-                n = _flower_kicked(t, a, c, parts[2 * j + 1], parts[2 * j], leading, pool, caps, oc, om, n)
+        s, k = _next_part(t, c, width, step, lo, hi, above, hi)   # the main parts above the move
+        while s >= 0:
+            n = _flower_kicked(t, a, c, k, s, leading, pool, caps, oc, om, n)
+            s, k = _next_part(t, c, width, step, lo, hi, s, k)
     return n
 
 
@@ -783,8 +781,9 @@ def lead_moves(t, bits, oc, om, sc):
     n = _lead_natural(t, nat, oc, om, sc)
     if nat == bits:
         return n
-    none = np.int64(-1)                 # typed, not literal: one `_flower_moves` for leads and replies
-    return _flower_moves(t, nat, np.bool_(True), none, none, none, oc, om, sc, n)
+    # literal, on purpose: leads compile their own `_flower_moves` (leading a constant), 25% faster
+    # on hands holding F than one typed variant for leads and replies (benchmarks/README.md)
+    return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
 
 
 @njit(cache=True, inline="always")
@@ -834,7 +833,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
         above = meta_rank(beat_meta)
         theirs = t[T_TIERS + kind]
         if theirs == 0:
-            n = _flower_moves(t, nat, np.bool_(False), above, kind, meta_length(beat_meta), oc, om, sc, n)
+            n = _flower_moves(t, nat, False, above, kind, meta_length(beat_meta), oc, om, sc, n)
         soft = t[T_TIERS + K_SOFT_BOMB]
         wild = t[T_WILD]
         for x in range(15):

@@ -55,7 +55,7 @@ def _unit_width(t, kind):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reply_count(t, bits, meta):
     """The length of the reply list of natural hand ``bits`` to a unit ``meta``, the pass
     included; 0 when the move to beat is not a unit kind (list the replies then)."""
@@ -71,7 +71,7 @@ def reply_count(t, bits, meta):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reply_pick(t, bits, meta, i):
     """(cards, meta) of reply ``i`` of `reply_count`'s list."""
     kind = meta_kind(meta)
@@ -230,7 +230,7 @@ def lead_pick(t, bits, i):
     return 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_step(t, st, oc, om, sc):
     """Play a uniformly random legal move at ``st`` (its game in play): ``int(random() * n)``
     of the legal list of ``n`` moves, counted and picked off the masks where it can be
