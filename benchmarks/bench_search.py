@@ -16,7 +16,7 @@ every engine (as `_common.time_rounds`), the order of the engines alternating:
    is its agent's whole decision (ddzlab: the cheater's ``see_all_hands`` hook and
    ``agent.play(obs)``, with its Python wrapper; OpenSpiel: ``bot.step(state)``); moves with
    one legal action are searched by neither and not counted. Printed: the pooled ratio of
-   time per move, and per round the median, range and a 95% t-interval. Target: ≤ 0.5 (issue 38; parity, ≤ 1, was the first).
+   time per move, and per round the median, range and a 95% t-interval. Target: ≤ 0.5.
 2. **The default ``ismcts``** (split filter, greedy rollouts, 200 iterations): the compiled
    backend against ``backend=python``, seat 0 against two random farmers (as
    bench_mcts.py), iterations per second, interleaved rounds. Target: ≥ 10×.
