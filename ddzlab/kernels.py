@@ -160,6 +160,7 @@ TABLE = Layout("core table", (
     ("n_chains", 1), ("chains", CHAIN_FIELDS * MAX_CHAINS),
     ("n_attach", 1), ("attach", ATTACH_FIELDS * MAX_ATTACHMENTS),
     ("chain_slots", 1),             # the chain ranks as a slot mask (bit 4r)
+    ("quad_slots", 1),              # the ranks the deck holds four of (a bomb's ranks), as a slot mask
     ("wild", 1),                    # the ranks F may stand for, as a slot mask (0: no F)
     ("tiers", 32)))                 # the bomb tier of each kind (`Rules.bomb_order`; 0: not a bomb)
 

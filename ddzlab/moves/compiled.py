@@ -50,7 +50,7 @@ T_ROCKET, T_LONGEST_TRIO = TABLE.offset("rocket"), TABLE.offset("longest_trio")
 T_NUNITS, T_UNITS = TABLE.offset("n_units"), TABLE.offset("units")
 T_NCHAINS, T_CHAINS = TABLE.offset("n_chains"), TABLE.offset("chains")
 T_NATTACH, T_ATTACH = TABLE.offset("n_attach"), TABLE.offset("attach")
-T_CHAIN_SLOTS = TABLE.offset("chain_slots")
+T_CHAIN_SLOTS, T_QUAD_SLOTS = TABLE.offset("chain_slots"), TABLE.offset("quad_slots")
 T_WILD, T_TIERS = TABLE.offset("wild"), TABLE.offset("tiers")
 T_SIZE = TABLE.size
 A_FIELDS, C_FIELDS = ATTACH_FIELDS, CHAIN_FIELDS
@@ -96,6 +96,7 @@ def core_table(rules: Rules) -> np.ndarray:
     t = np.zeros(T_SIZE, dtype=np.int64)
     for r in range(N_SLOTS):
         t[T_DECK + r] = (rules.deck >> (4 * r)) & 15
+        t[T_QUAD_SLOTS] |= int(r < N_RANKS and t[T_DECK + r] == 4) << (4 * r)
     for r in range(N_RANKS):
         t[T_CHAIN_OK + r] = r in rules.chain_ranks
         t[T_CHAIN_SLOTS] |= int(r in rules.chain_ranks) << (4 * r)
@@ -364,53 +365,103 @@ def _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
     return n
 
 
+@njit(cache=True, inline="always")
+def _run_len(t, c, s, width, step, hi):
+    """How many chain ranks ``step`` apart from ``s`` up, at most ``hi``, ``c`` holds ``width`` times."""
+    k, r = 0, s
+    while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
+        k += 1
+        r += step
+    return k
+
+
+@njit(cache=True)
+def _next_part(t, c, width, step, lo, hi, s, k):
+    """The main part of a chain attachment (a plane) after (rank ``s``, length ``k``) in counts
+    ``c``: runs of ``lo`` to ``hi`` chain ranks ``step`` apart, each held ``width`` times, by
+    lowest rank then length; (-1, 0) when none is left; (-1, 0) also starts the walk. The one
+    walk of the planes, natural (`_lead_natural`) and with ``F`` among the kickers
+    (`_flower_moves`), with nothing to allocate."""
+    if s >= 0 and k < _run_len(t, c, s, width, step, hi):
+        return s, k + 1
+    for r in range(s + 1, 15):
+        if _run_len(t, c, r, width, step, hi) >= lo:
+            return r, lo
+    return -1, 0
+
+
+@njit(cache=True, inline="always")
+def _unit_kicked(t, a, bits, s, oc, om, n):
+    """`_attached` for a unit attachment with one kicker (a trio with a solo or a pair) on
+    the trio or quad of rank ``s``: the kickers straight off the slot masks, rank order, no
+    scratch; -1 when attachment ``a`` is not of that shape (`_attached` then)."""
+    o = T_ATTACH + A_FIELDS * a
+    kw = t[o + 3]
+    if t[o + 4] != 1 or (t[o + 7] and kw > 1):
+        return -1
+    main = t[o + 1] << (4 * s)
+    meta = t[o] + 32 * (s + 1) + 1024
+    m = _at_least(bits, kw) & ~(15 << (4 * s))
+    r = 0
+    while m:
+        if m & 1:
+            n = _emit(oc, om, n, main + (kw << (4 * r)), meta)
+        m >>= 4
+        r += 1
+    return n
+
+
 @njit(cache=True)
 def _lead_natural(t, bits, oc, om, sc):
-    """Every leading move of packed hand ``bits`` (no ``F``), in `MoveGenerator.leading`'s order."""
-    c, pool, caps = _split_scratch(bits, sc)
+    """Every leading move of packed hand ``bits`` (no ``F``), in `MoveGenerator.leading`'s order:
+    for each width 1-4 the units and chains (read off the slot masks of the ranks held that
+    often, `_at_least`), the rocket after the solos; then the trios and quads with kickers, then
+    the planes (`_next_part`, `_attached`)."""
     one, lead = np.int64(1), np.bool_(True)     # typed, not literal: one `_attached` for all calls
     n = 0
-    most = 0
-    for r in range(15):
-        if c[r] > most:
-            most = c[r]
     for w in range(1, 5):
-        if w >= 3 and most < w:
+        held = _at_least(bits, w)
+        if w >= 3 and held == 0:
             break
         for u in range(t[T_NUNITS]):
             if t[T_UNITS + 2 * u + 1] == w:
                 kind = t[T_UNITS + 2 * u]
-                for r in range(15):
-                    if c[r] >= w:
+                m, r = held, 0
+                while m:
+                    if m & 1:
                         n = _emit(oc, om, n, w << (4 * r), kind + 32 * (r + 1) + 1024)
+                    m >>= 4
+                    r += 1
                 break
+        cm = held & t[T_CHAIN_SLOTS]
         for ch in range(t[T_NCHAINS]):
             o = T_CHAINS + C_FIELDS * ch
             if t[o + 1] != w:
                 continue
             kind, step, lo, hi = t[o], t[o + 2], t[o + 3], t[o + 4]
-            if not _has_run(_at_least(bits, w) & t[T_CHAIN_SLOTS], lo, step):
+            if not _has_run(cm, lo, step):
                 continue                        # no run of lo ranks: the scan below finds nothing
-            for s in range(15):                 # maximal runs of chain ranks held w times, step
-                if not (t[T_CHAIN_OK + s] and c[s] >= w):   # apart, by their lowest rank
-                    continue
-                if s >= step and t[T_CHAIN_OK + s - step] and c[s - step] >= w:
-                    continue                    # s is inside a run that starts lower
-                run, r = 0, s
-                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= w:
-                    run += 1
-                    r += step
-                for m in range(lo, min(run, hi) + 1):
-                    part = 0
-                    for q in range(m):
-                        part += w << (4 * step * q)
-                    for i in range(run - m + 1):
-                        r = s + i * step
-                        n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
-        if w == 1 and t[T_ROCKET] and c[_RB] and c[_RR]:
+            starts = cm & ~(cm << (4 * step))    # maximal runs of chain ranks held w times, step
+            s = 0                               # apart, by their lowest rank
+            while starts >> (4 * s):
+                if (starts >> (4 * s)) & 1:
+                    run, r = 0, s
+                    while r < 15 and (cm >> (4 * r)) & 1:
+                        run += 1
+                        r += step
+                    for m in range(lo, min(run, hi) + 1):
+                        part = 0
+                        for q in range(m):
+                            part += w << (4 * step * q)
+                        for i in range(run - m + 1):
+                            r = s + i * step
+                            n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
+                s += 1
+        if w == 1 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
             n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
-    if most < 3:
+    if _at_least(bits, 3) == 0:
         return n
+    c, pool, caps = _split_scratch(bits, sc)
     for unit_pass in (1, 0):               # trios and quads with kickers first, then planes
         for a in range(t[T_NATTACH]):
             o = T_ATTACH + A_FIELDS * a
@@ -420,18 +471,19 @@ def _lead_natural(t, bits, oc, om, sc):
             held = _at_least(bits, width)
             if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo, step)):
                 continue                        # no main part of this attachment: nothing below
-            for s in range(15):
-                if c[s] < width:
-                    continue
-                if unit_pass:
-                    n = _attached(t, a, c, one, s, lead, pool, caps, oc, om, n)
-                    continue
-                k, r = 0, s
-                while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
-                    k += 1
-                    if k >= lo:
-                        n = _attached(t, a, c, k, s, lead, pool, caps, oc, om, n)
-                    r += step
+            if unit_pass:
+                m, s = held, 0
+                while m:
+                    if m & 1:
+                        k = _unit_kicked(t, a, bits, s, oc, om, n)
+                        n = k if k >= 0 else _attached(t, a, c, one, s, lead, pool, caps, oc, om, n)
+                    m >>= 4
+                    s += 1
+                continue
+            s, k = _next_part(t, c, width, step, lo, hi, -1, 0)
+            while s >= 0:
+                n = _attached(t, a, c, k, s, lead, pool, caps, oc, om, n)
+                s, k = _next_part(t, c, width, step, lo, hi, s, k)
     return n
 
 
@@ -672,7 +724,7 @@ def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, o
             lo = hi = want_len
         if unit:
             if leading or x > above:
-                n = _attached(t, a, c, 1, x, leading, pool, caps, oc, om, n)
+                n = _attached(t, a, c, 1, x, leading, pool, caps, oc, om, n)    # literal: see lead_moves
             continue
         if not t[T_CHAIN_OK + x]:
             continue
@@ -706,18 +758,17 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
             if t[o] != want_kind or not lo <= want_len <= hi:
                 continue
             lo = hi = want_len
-        for s in range(15):
-            if c[s] < width or (not leading and s <= above):
-                continue
-            if unit:
-                n = _flower_kicked(t, a, c, 1, s, leading, pool, caps, oc, om, n)
-                continue
-            k, r = 0, s
-            while r < 15 and t[T_CHAIN_OK + r] and c[r] >= width and k < hi:
-                k += 1
-                if k >= lo:
-                    n = _flower_kicked(t, a, c, k, s, leading, pool, caps, oc, om, n)
-                r += step
+        if unit:
+            for s in range(above + 1, 15):          # leading: above is -1
+                if c[s] >= width:
+                    n = _flower_kicked(t, a, c, 1, s, leading, pool, caps, oc, om, n)
+            continue
+        if not _has_run(_at_least(nat, width) & t[T_CHAIN_SLOTS], lo, step):
+            continue                                # no natural main part of this plane
+        s, k = _next_part(t, c, width, step, lo, hi, above, hi)   # the main parts above the move
+        while s >= 0:
+            n = _flower_kicked(t, a, c, k, s, leading, pool, caps, oc, om, n)
+            s, k = _next_part(t, c, width, step, lo, hi, s, k)
     return n
 
 
@@ -730,7 +781,41 @@ def lead_moves(t, bits, oc, om, sc):
     n = _lead_natural(t, nat, oc, om, sc)
     if nat == bits:
         return n
+    # literal, on purpose: leads compile their own `_flower_moves` (leading a constant), 25% faster
+    # on hands holding F than one typed variant for leads and replies (benchmarks/README.md)
     return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
+
+
+@njit(cache=True, inline="always")
+def _unit_replies(t, bits, beat_meta, oc, om):
+    """`_follow_natural` against a unit (solo, pair, trio, bomb: most replies of a game), off
+    the slot masks: the units above it, the bombs (against a bomb, those above it only), the
+    rocket; -1 when the move to beat is not a unit kind of the rules."""
+    kind = meta_kind(beat_meta)
+    w = 0
+    for u in range(t[T_NUNITS]):
+        if t[T_UNITS + 2 * u] == kind:
+            w = t[T_UNITS + 2 * u + 1]
+    if w == 0:
+        return -1
+    n = 0
+    r = meta_rank(beat_meta) + 1
+    m = _at_least(bits, w) >> (4 * r)
+    while m:
+        if m & 1:
+            n = _emit(oc, om, n, w << (4 * r), kind + 32 * (r + 1) + 1024)
+        m >>= 4
+        r += 1
+    b = _at_least(bits, 4) & t[T_QUAD_SLOTS] if kind != K_BOMB else 0
+    r = 0
+    while b:
+        if b & 1:
+            n = _emit(oc, om, n, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024)
+        b >>= 4
+        r += 1
+    if t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+        n = _emit(oc, om, n, (1 << (4 * _RB)) + (1 << (4 * _RR)), K_ROCKET + 32 * (_RB + 1) + 1024)
+    return n
 
 
 @njit(cache=True)
@@ -740,7 +825,9 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     replies paying ``F`` (see above) and the soft bombs that beat the move, then pass
     (``sc``: `scratch`)."""
     nat = bits & _NATURAL
-    n = _follow_natural(t, nat, beat_cards, beat_meta, oc, om, sc)
+    n = _unit_replies(t, nat, beat_meta, oc, om)
+    if n < 0:
+        n = _follow_natural(t, nat, beat_cards, beat_meta, oc, om, sc)
     if nat != bits:
         kind = meta_kind(beat_meta)
         above = meta_rank(beat_meta)

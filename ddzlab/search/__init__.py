@@ -9,6 +9,8 @@ default when numba imports) run their iterations without returning to Python.
   scores;
 * ``power``: hand power (the best-split recursion of `ddzlab.analysis.power`), memoised;
 * ``weights``: the `weights` agent's play (`ddzlab.agents.weights.WeightsAgent`);
+* ``draw``: the random rollout's step, one uniformly random legal move counted and picked
+  off the hand's slot masks instead of listed (the same draw, the same move);
 * ``policies``: greedy Q(S, a) and its choice, random and halfsolo draws, the weights play,
   a whole rollout, the split filter;
 * ``sample``: dealing worlds: the uniform and bomb guessers, the noisy oracle, candidate pools;
@@ -37,8 +39,8 @@ _ROOT = Path(__file__).resolve().parent.parent
 #: calls and the layouts' offsets (`ddzlab.kernels`), in other files too, which numba's cache
 #: does not track
 SOURCES = [_ROOT / "kernels.py", _ROOT / "moves" / "compiled.py",
-           *(_ROOT / "search" / f"{m}.py" for m in ("state", "power", "weights", "policies", "sample", "likelihood",
-                                                    "tree", "endgame"))]
+           *(_ROOT / "search" / f"{m}.py" for m in ("state", "draw", "power", "weights", "policies", "sample",
+                                                    "likelihood", "tree", "endgame"))]
 
 
 def _drop_stale_cache() -> None:

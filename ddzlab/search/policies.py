@@ -16,6 +16,7 @@ from ..cards import R2
 from ..kernels import POLICIES as POLICY_CODES
 from ..moves.compiled import SCRATCH, is_bomb_kind, meta_kind
 from ..rules import Kind
+from .draw import random_step
 from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
 
@@ -30,7 +31,7 @@ _MAX_Q = MAX_Q
 K_SOLO = int(Kind.SOLO)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _longest_run(flags):
     n = 0
     while flags:
@@ -39,7 +40,7 @@ def _longest_run(flags):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_play_size(bits):
     """d(X) (`ddzlab.analysis.greedy.next_play_size`)."""
     b = bits & _BELOW_2_ALL
@@ -65,7 +66,7 @@ def next_play_size(bits):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def q_cards(bits, m, size):
     """Q(S, a) (`ddzlab.analysis.greedy.q_cards`)."""
     r = -1 if size < 4 and (bits >> 2) & (m | m >> 1 | m >> 2) & _LOW15 else 0
@@ -92,11 +93,15 @@ def greedy_index(st, oc, om, n):
             return n - 1                      # never beat the partner: pass
         threat = st[S_SIZE + last] <= 4
     best, best_q = -1, 0
+    most = next_play_size(hand)     # d(rest) <= d(hand): a move's Q is at most its size + most
     for i in range(n):
         kind = meta_kind(om[i])
         if kind == 0 or (following and not threat and is_bomb_kind(kind)):
             continue
-        q = q_cards(hand, oc[i], size_of(oc[i]))
+        size = size_of(oc[i])
+        if best >= 0 and size + most <= best_q:
+            continue                # cannot beat the best so far (ties keep the first)
+        q = q_cards(hand, oc[i], size)
         if best < 0 or q > best_q:
             best, best_q = i, q
     return n - 1 if best < 0 else best
@@ -157,9 +162,16 @@ def choose(t, st, oc, om, n, policy, epsilon, pt, w):
 
 @njit(cache=True)
 def rollout(t, st, policy, epsilon, oc, om, pt, w):
-    """Play ``st`` to the end by ``policy``; returns the number of moves played."""
+    """Play ``st`` to the end by ``policy``; returns the number of moves played. The random
+    policy steps by `ddzlab.search.draw.random_step` (the same draws and moves as `choose`
+    on the listed moves)."""
     steps = 0
     sc = np.empty(SCRATCH, dtype=np.int64)
+    if policy == _RANDOM:                   # the same draws, most moves picked without a list
+        while st[S_WINNER] < 0:
+            random_step(t, st, oc, om, sc)
+            steps += 1
+        return steps
     while st[S_WINNER] < 0:
         n = legal(t, st, oc, om, sc)
         i = choose(t, st, oc, om, n, policy, epsilon, pt, w)
@@ -179,16 +191,29 @@ def split_filter(st, oc, om, n, width, fc, fm):
             fc[i] = oc[i]
             fm[i] = om[i]
         return n
-    neg = np.empty(plays, dtype=np.int64)
+    top_q = np.empty(width, dtype=np.int64)     # the best ``width`` so far, best first; a tie
+    top_i = np.empty(width, dtype=np.int64)     # ranks the earlier move first (a stable sort's top)
+    kept = 0
     for i in range(plays):
-        neg[i] = -q_cards(hand, oc[i], size_of(oc[i]))
-    order = np.argsort(neg, kind="mergesort")
-    keep = np.zeros(plays, dtype=np.bool_)
-    for j in range(width):
-        keep[order[j]] = True
-    k = 0
+        q = q_cards(hand, oc[i], size_of(oc[i]))
+        if kept == width and (width == 0 or q <= top_q[width - 1]):
+            continue
+        j = kept if kept < width else width - 1
+        while j > 0 and top_q[j - 1] < q:
+            if j < width:
+                top_q[j], top_i[j] = top_q[j - 1], top_i[j - 1]
+            j -= 1
+        if j < width:
+            top_q[j], top_i[j] = q, i
+        if kept < width:
+            kept += 1
+    top_i.sort()
+    k = j = 0
     for i in range(plays):
-        if keep[i] or oc[i] == hand:
+        keep = j < width and top_i[j] == i
+        if keep:
+            j += 1
+        if keep or oc[i] == hand:
             fc[k] = oc[i]
             fm[k] = om[i]
             k += 1

@@ -67,7 +67,7 @@ def from_game(game: Game) -> np.ndarray:
 _NIBBLES = 0x0F0F0F0F0F0F0F0F
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def size_of(bits):
     """Cards in a packed hand (of at most 16 slots): the slots summed in parallel, pairwise
     into bytes, then the bytes (no slot-by-slot loop in the rollouts' hottest step)."""
@@ -78,17 +78,19 @@ def size_of(bits):
     return y & 0xFF
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(t, st, oc, om, sc):
     """The legal moves of the seat to act (`Game.legal_moves`' list, same order; ``sc``:
-    `ddzlab.moves.compiled.scratch`)."""
+    `ddzlab.moves.compiled.scratch`). Inlined where it is called, as `play` is: a call between
+    kernels that passes arrays costs about what a rollout step's reply list does
+    (benchmarks/README.md, "Where a rollout step's time goes")."""
     hand = st[S_HAND + st[S_TO_ACT]]
     if st[S_LAST_META] < 0:
         return lead_moves(t, hand, oc, om, sc)
     return follow_moves(t, hand, st[S_LAST_CARDS], st[S_LAST_META], oc, om, sc)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(st, cards, meta):
     """The seat to act plays (cards, meta), one of its legal moves (`Game.push`)."""
     s = st[S_TO_ACT]

@@ -1,0 +1,255 @@
+"""One uniformly random legal move without listing them all: the random rollout's step.
+
+A random rollout needs one move of the legal list, drawn uniformly, not the list. For the
+common positions the list's length and its i-th move follow from the hand's slot masks
+(`ddzlab.moves.compiled._at_least`) in the list's own order:
+
+* a reply to a unit (solo, pair, trio, bomb; most replies of a game): the units above it, the
+  bombs (against a bomb, none but the units above it), the rocket, the pass
+  (`ddzlab.moves.compiled._unit_replies`' order);
+* a lead of a hand whose kicker moves are trios or quads with one kicker (no quad with two
+  kickers, no plane): the units and chains of each width, the rocket after the solos, then
+  those kicker moves (`ddzlab.moves.compiled._lead_natural`'s order).
+
+The step draws ``int(random() * n)`` with ``n`` the list's length, as `ddzlab.search.policies.choose`
+does for the random policy on the whole list, and plays that index's move: the same draw and
+the same move, so a seeded rollout plays the same game either way. Every other position (a
+hand with the flower card ``F``, a reply to a chain or a kicker move, a lead with a quad's two
+kickers or a plane) lists its moves as before. tests/search/test_draw.py holds the counts and
+the picked moves equal to the lists on random positions of every rule set.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..moves.compiled import (A_FIELDS, C_FIELDS, K_BOMB, K_ROCKET, T_ATTACH, T_CHAINS, T_CHAIN_SLOTS, T_NATTACH,
+                              T_NCHAINS, T_NUNITS, T_QUAD_SLOTS, T_ROCKET, T_UNITS, _NATURAL, _RB, _RR, _at_least,
+                              _has_run, meta_kind, meta_rank)
+from .state import S_HAND, S_LAST_META, S_TO_ACT, legal, play, size_of
+
+_ROCKET_CARDS = (1 << (4 * _RB)) + (1 << (4 * _RR))
+_ROCKET_META = K_ROCKET + 32 * (_RB + 1) + 1024
+
+
+@njit(cache=True, inline="always")
+def _slot(mask, i):
+    """The rank of the ``i``-th slot (from 0, lowest first) set in a slot mask."""
+    r = 0
+    while True:
+        if mask & 1:
+            if i == 0:
+                return r
+            i -= 1
+        mask >>= 4
+        r += 1
+
+
+@njit(cache=True, inline="always")
+def _unit_width(t, kind):
+    """The width of unit kind ``kind`` in the rules (0: not a unit kind)."""
+    w = 0
+    for u in range(t[T_NUNITS]):
+        if t[T_UNITS + 2 * u] == kind:
+            w = t[T_UNITS + 2 * u + 1]
+    return w
+
+
+@njit(cache=True, inline="always")
+def reply_count(t, bits, meta):
+    """The length of the reply list of natural hand ``bits`` to a unit ``meta``, the pass
+    included; 0 when the move to beat is not a unit kind (list the replies then)."""
+    kind = meta_kind(meta)
+    w = _unit_width(t, kind)
+    if w == 0:
+        return 0
+    n = size_of(_at_least(bits, w) >> (4 * (meta_rank(meta) + 1))) + 1
+    if kind != K_BOMB:
+        n += size_of(_at_least(bits, 4) & t[T_QUAD_SLOTS])
+    if t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def reply_pick(t, bits, meta, i):
+    """(cards, meta) of reply ``i`` of `reply_count`'s list."""
+    kind = meta_kind(meta)
+    w = _unit_width(t, kind)
+    above = meta_rank(meta) + 1
+    units = _at_least(bits, w) >> (4 * above)
+    k = size_of(units)
+    if i < k:
+        r = above + _slot(units, i)
+        return w << (4 * r), kind + 32 * (r + 1) + 1024
+    i -= k
+    if kind != K_BOMB:
+        bombs = _at_least(bits, 4) & t[T_QUAD_SLOTS]
+        k = size_of(bombs)
+        if i < k:
+            r = _slot(bombs, i)
+            return 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024
+        i -= k
+    if i == 0 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+        return _ROCKET_CARDS, _ROCKET_META
+    return 0, 0
+
+
+@njit(cache=True, inline="always")
+def _kicker_pool(t, o, bits):
+    """The kicker ranks of a unit attachment with one kicker, as a slot mask (before the main
+    part's own rank is taken out); -1: the attachment has more kickers."""
+    kw = t[o + 3]
+    if t[o + 4] != 1:
+        return -1
+    if t[o + 7] and kw > 1:
+        return 0
+    return _at_least(bits, kw)
+
+
+@njit(cache=True)
+def lead_count(t, bits):
+    """The length of the leading list of natural hand ``bits``; 0 when the hand holds a quad
+    with two kickers or a plane's main part (list the leads then)."""
+    n = 0
+    for w in range(1, 5):
+        held = _at_least(bits, w)
+        if w >= 3 and held == 0:
+            break
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u + 1] == w:
+                n += size_of(held)
+                break
+        cm = held & t[T_CHAIN_SLOTS]
+        for ch in range(t[T_NCHAINS]):
+            o = T_CHAINS + C_FIELDS * ch
+            if t[o + 1] != w:
+                continue
+            step, lo, hi = t[o + 2], t[o + 3], t[o + 4]
+            if not _has_run(cm, lo, step):
+                continue
+            starts = cm & ~(cm << (4 * step))
+            s = 0
+            while starts >> (4 * s):
+                if (starts >> (4 * s)) & 1:
+                    run, r = 0, s
+                    while r < 15 and (cm >> (4 * r)) & 1:
+                        run += 1
+                        r += step
+                    for m in range(lo, min(run, hi) + 1):
+                        n += run - m + 1
+                s += 1
+        if w == 1 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+            n += 1
+    if _at_least(bits, 3) == 0:
+        return n
+    for a in range(t[T_NATTACH]):
+        o = T_ATTACH + A_FIELDS * a
+        width, step, lo = t[o + 1], t[o + 2], t[o + 5]
+        held = _at_least(bits, width)
+        if held == 0:
+            continue
+        if not t[o + 8]:
+            if _has_run(held & t[T_CHAIN_SLOTS], lo, step):
+                return 0                            # a plane: list
+            continue
+        pool = _kicker_pool(t, o, bits)
+        if pool < 0:
+            return 0                                # a quad with two kickers: list
+        size = size_of(pool)
+        m, s = held, 0
+        while m:
+            if m & 1:
+                n += size - ((pool >> (4 * s)) & 1)
+            m >>= 4
+            s += 1
+    return n
+
+
+@njit(cache=True)
+def lead_pick(t, bits, i):
+    """(cards, meta) of lead ``i`` of `lead_count`'s list (``lead_count`` not 0)."""
+    for w in range(1, 5):
+        held = _at_least(bits, w)
+        if w >= 3 and held == 0:
+            break
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u + 1] == w:
+                k = size_of(held)
+                if i < k:
+                    r = _slot(held, i)
+                    return w << (4 * r), t[T_UNITS + 2 * u] + 32 * (r + 1) + 1024
+                i -= k
+                break
+        cm = held & t[T_CHAIN_SLOTS]
+        for ch in range(t[T_NCHAINS]):
+            o = T_CHAINS + C_FIELDS * ch
+            if t[o + 1] != w:
+                continue
+            kind, step, lo, hi = t[o], t[o + 2], t[o + 3], t[o + 4]
+            if not _has_run(cm, lo, step):
+                continue
+            starts = cm & ~(cm << (4 * step))
+            s = 0
+            while starts >> (4 * s):
+                if (starts >> (4 * s)) & 1:
+                    run, r = 0, s
+                    while r < 15 and (cm >> (4 * r)) & 1:
+                        run += 1
+                        r += step
+                    for m in range(lo, min(run, hi) + 1):
+                        if i < run - m + 1:
+                            part = 0
+                            for q in range(m):
+                                part += w << (4 * step * q)
+                            r = s + i * step
+                            return part << (4 * r), kind + 32 * (r + 1) + 1024 * m
+                        i -= run - m + 1
+                s += 1
+        if w == 1 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+            if i == 0:
+                return _ROCKET_CARDS, _ROCKET_META
+            i -= 1
+    for a in range(t[T_NATTACH]):
+        o = T_ATTACH + A_FIELDS * a
+        width = t[o + 1]
+        held = _at_least(bits, width)
+        if held == 0 or not t[o + 8]:
+            continue
+        pool = _kicker_pool(t, o, bits)
+        m, s = held, 0
+        while m:
+            if m & 1:
+                kick = pool & ~(15 << (4 * s))
+                k = size_of(kick)
+                if i < k:
+                    return (width << (4 * s)) + (t[o + 3] << (4 * _slot(kick, i))), t[o] + 32 * (s + 1) + 1024
+                i -= k
+            m >>= 4
+            s += 1
+    return 0, 0
+
+
+@njit(cache=True, inline="always")
+def random_step(t, st, oc, om, sc):
+    """Play a uniformly random legal move at ``st`` (its game in play): ``int(random() * n)``
+    of the legal list of ``n`` moves, counted and picked off the masks where it can be
+    (`lead_count`, `reply_count`), listed (``oc``, ``om``, ``sc``) where not."""
+    hand = st[S_HAND + st[S_TO_ACT]]
+    if hand & _NATURAL == hand:
+        meta = st[S_LAST_META]
+        n = lead_count(t, hand) if meta < 0 else reply_count(t, hand, meta)
+        if n > 0:
+            i = int(np.random.random() * n)
+            if meta < 0:
+                cards, m = lead_pick(t, hand, i)
+            else:
+                cards, m = reply_pick(t, hand, meta, i)
+            play(st, cards, m)
+            return
+    n = legal(t, st, oc, om, sc)
+    i = int(np.random.random() * n)
+    play(st, oc[i], om[i])
+
+
+__all__ = ["lead_count", "lead_pick", "reply_count", "reply_pick", "random_step"]
