@@ -626,7 +626,7 @@ def main(argv: list[str]) -> int:
                    help="train until the learner has consumed this many frames")
     p.add_argument("--checkpoints", default=None, metavar="F1,F2,...",
                    help="instead of --frames: train to each of these frame counts in turn, keeping the "
-                        "<position>_weights_<F>.ckpt files of each (0: the seed's initial networks)")
+                        "<position>_weights_<F>.ckpt files of each (0: the initial networks drawn from the training seed)")
     p.add_argument("--resume", action="store_true", help="continue the run saved in OUT (its settings are kept)")
     p.add_argument("--seed", type=int, default=None, help=f"(default {d.seed})")
     p.add_argument("--objective", choices=OBJECTIVES, default=None, help=f"(default {d.objective})")

@@ -44,7 +44,7 @@ class ModelRun:
 
     ``folder``: under ``data/models/`` (or a path); ``seed``, ``unroll``, ``batch``,
     ``objective``, ``epsilon``: the run's settings (`DMCConfig`); ``digests``: frames → the
-    `weights_digest` of that checkpoint (0: the seed's initial networks)."""
+    `weights_digest` of that checkpoint (0: the initial networks drawn from the training seed)."""
     folder: str
     seed: int
     unroll: int
