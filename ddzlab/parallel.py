@@ -17,7 +17,9 @@ resumes without losing or repeating one:
 Workers do not outlive a parent killed with ``kill -9`` (they held its stderr 333 s): a
 worker process watches its parent once a second and exits when it is gone, even in the
 middle of a chunk, and loky's idle workers exit after `LOKY_IDLE_SECONDS` (joblib's
-default: 300 s).
+default: 300 s). A loky worker starts watching as it starts (the executor's initializer),
+so one still importing when the parent dies exits too; a multiprocessing worker starts at
+its first chunk.
 """
 from __future__ import annotations
 
@@ -86,9 +88,10 @@ def run_chunks(func: Callable[[Any], Any], chunks: Sequence[Any], n_jobs: int = 
     if backend and n_jobs == 1:
         n_jobs = -1             # joblib runs n_jobs=1 in this process, whatever the backend
     loky = backend in (None, "loky")
-    if loky or backend == "multiprocessing":
+    if backend == "multiprocessing":
         func = _Orphaned(func, os.getpid())
-    config = (parallel_config("loky", n_jobs=n_jobs, idle_worker_timeout=LOKY_IDLE_SECONDS) if loky
+    config = (parallel_config("loky", n_jobs=n_jobs, idle_worker_timeout=LOKY_IDLE_SECONDS,
+                              initializer=_watch_parent, initargs=(os.getpid(),)) if loky
               else parallel_config(backend, n_jobs=n_jobs))
     try:
         with config:

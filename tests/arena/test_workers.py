@@ -2,6 +2,7 @@
 hang or a traceback, and a rerun that resumes without losing or repeating a game."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -115,3 +116,35 @@ def test_loky_workers_do_not_outlive_a_killed_parent(tmp_path) -> None:
     for p in alive:
         p.kill()
     assert not alive, f"{len(alive)} loky processes outlived their parent by 30 s"
+
+
+def test_an_idle_loky_worker_exits_with_its_killed_parent(tmp_path) -> None:
+    """One chunk on two workers: the worker that never gets a chunk watches its parent
+    from its start, so both exit within seconds of a ``kill -9``, well before loky's idle
+    timeout (`parallel.LOKY_IDLE_SECONDS`) would end the idle one."""
+    marker = tmp_path / "started"
+    chunk = tmp_path / "chunk.py"                 # run in a worker: no child process of its own
+    chunk.write_text(f"import pathlib, time; pathlib.Path({str(marker)!r}).touch(); time.sleep(120)")
+    script = ("import runpy; from ddzlab.parallel import run_chunks; "
+              f"list(run_chunks(runpy.run_path, [{str(chunk)!r}], n_jobs=2))")
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        workers: list = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            workers = [p for p in psutil.Process(proc.pid).children()
+                       if "loky" in " ".join(p.cmdline())]
+            if marker.exists() and len(workers) >= 3:     # two workers and the resource tracker
+                break
+            time.sleep(0.2)
+        assert marker.exists() and len(workers) >= 3, "the run never started its two workers"
+        started = time.monotonic()
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        gone, alive = psutil.wait_procs(workers, timeout=parallel.LOKY_IDLE_SECONDS / 2)
+        assert not alive, (f"{len(alive)} loky processes outlived their parent by "
+                           f"{time.monotonic() - started:.0f} s")
+    finally:
+        with contextlib.suppress(ProcessLookupError):     # nothing left of the run: the goal
+            os.killpg(proc.pid, signal.SIGKILL)
