@@ -11,6 +11,8 @@ against those libraries and against cases worked by hand.
   same deals (sides swapped): per-deal differences of WP and ADP, their mean, t interval,
   p-value, SD and the deal count. The deal is the unit: its two games share the cards.
 * `head_to_head` — ``a`` against ``b`` directly: per-deal WP tested against 0.5.
+* `unpaired_diff` — the difference of two means measured on different deals (one agent under
+  two rule sets, each on its own deal set): Welch's t interval and test.
 * `mde` / `n_needed` — the smallest difference a paired test of ``n`` deals detects with
   80% power, and the deals needed for a given difference, from the SD of the per-deal
   differences (statsmodels' power of the one-sample t-test).
@@ -223,6 +225,34 @@ def head_to_head(games: pd.DataFrame, a: str, b: str, alpha: float = 0.05,
     return out
 
 
+def unpaired_diff(x: Union[Sequence[float], np.ndarray], y: Union[Sequence[float], np.ndarray],
+                  alpha: float = 0.05, power: float = 0.8) -> pd.Series:
+    """Mean of ``x`` minus mean of ``y`` for values of different units (per-deal WPs of two
+    deal sets, which cannot be paired): Welch's t interval and two-sided test (unequal
+    variances, Welch–Satterthwaite degrees of freedom ``df``): ``estimate``, ``lo``, ``hi``,
+    ``se``, ``df``, ``n`` (both sizes), ``t``, ``p`` and ``mde``, ``(z(1-α/2) + z(power)) · se``:
+    the difference these sizes detect with ``power``."""
+    from scipy.stats import norm
+    from scipy.stats import t as tdist
+    a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(a) < 2 or len(b) < 2 or not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise StatsError(f"unpaired_diff needs two or more finite values on each side, got {len(a)} and {len(b)}")
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = math.sqrt(va + vb)
+    d = float(a.mean() - b.mean())
+    if se > 0:
+        df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+        half = float(tdist.ppf(1 - alpha / 2, df)) * se
+        tstat = d / se
+        p = float(2 * tdist.sf(abs(tstat), df))
+    else:
+        df = float(len(a) + len(b) - 2)
+        half, (tstat, p) = 0.0, ((0.0, 1.0) if d == 0 else (math.copysign(math.inf, d), 0.0))
+    detect = (_z(alpha) + float(norm.ppf(power))) * se
+    return pd.Series({"estimate": d, "lo": d - half, "hi": d + half, "se": se, "df": float(df),
+                      "n": len(a) + len(b), "t": tstat, "p": p, "mde": detect})
+
+
 def _paired_row(metric: str, d: np.ndarray, alpha: float, power: float, null: float = 0.0) -> tuple:
     """Mean of ``d`` with its t interval and the t-test of mean = ``null``."""
     from scipy.stats import t as tdist
@@ -428,5 +458,6 @@ def bradley_terry(games: pd.DataFrame, n_boot: int = 1000, seed: int = 0, alpha:
 
 
 __all__ = ["wilson", "t_interval", "mde", "n_needed", "holm", "both_sides", "per_deal", "paired_diff", "head_to_head",
+           "unpaired_diff",
            "win_counts", "bt_fit", "bradley_terry", "StatsError", "interval_text", "verdict", "row_verdict",
            "target_verdict", "TARGET_WORDS", "EFFECT_WP", "METRICS", "PAIRED_COLUMNS"]

@@ -12,7 +12,8 @@ The games are greedy self-play on generated deals (the searcher's positions come
 like these: the same rules, the same kind of hands); each position is solved once per legal
 move, so only positions of at most ``max_cards`` cards in all are taken.
 
-The notebook reads its experiments with `load_study`: the stored rows on the deals every pair
+Notebooks 09 and 07 (the strongest agent under the flower card) read the search agents'
+experiments with `load_study`: the stored rows on the deals every pair
 has played, or, at test scale and while an experiment holds fewer than two such deals, a tiny
 grid of it (`TEST_GRIDS`: budgets of a few iterations) played on two deals into a temporary
 folder. An experiment below `ddzlab.experiments.catalog.CAUSE_DEALS` common deals is a pilot
@@ -58,6 +59,7 @@ TEST_GRIDS: dict[str, dict[str, dict[str, str]]] = {
     "09_strongest_budget": dict(configs={f"{STRONG_CHOSEN}-{STRONG_BUDGET_NEXT}":
                                          f"{STRONG_CANDIDATES[STRONG_CHOSEN]},iterations=16"}),
     "05_strongest": dict(configs={PRIOR_LABEL: f"{PRIOR_SPEC},iterations=8"}),
+    "07_wildcard_strongest": dict(configs={STRONG_CHOSEN: f"{STRONG_CANDIDATES[STRONG_CHOSEN]},iterations=8"}),
 }
 
 
@@ -72,7 +74,7 @@ def load_study(name: str, run_scale: str, tmp: Union[str, Path],
     Full size: stored, with at least ``full_size`` common deals. `ExperimentError` for a name
     without a grid."""
     if name not in TEST_GRIDS:
-        raise ExperimentError(f"{name!r} is not one of notebook 09's experiments: {', '.join(TEST_GRIDS)}")
+        raise ExperimentError(f"{name!r} is not one of the search studies' experiments: {', '.join(TEST_GRIDS)}")
     exp = CATALOG[name]
     if run_scale != "test":
         if run_scale == "full":

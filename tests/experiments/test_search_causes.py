@@ -63,6 +63,6 @@ def test_stored_rows_are_full_size_from_full_size_common_deals(tmp_path) -> None
 
 @pytest.mark.parametrize("scale", ["test", "quick"])
 def test_an_experiment_without_a_grid_is_refused_before_anything_is_read(tmp_path, scale) -> None:
-    with pytest.raises(ExperimentError, match="'05_worlds' is not one of notebook 09's experiments"):
+    with pytest.raises(ExperimentError, match="'05_worlds' is not one of the search studies' experiments"):
         load_study("05_worlds", scale, tmp_path)
     assert not list(tmp_path.iterdir())

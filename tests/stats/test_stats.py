@@ -383,3 +383,38 @@ def test_wilson_ends_are_exact():
     formula gives 5.6e-17 for 0 of 3 in floating point)."""
     for n in (3, 6, 7, 50):
         assert S.wilson(0, n)[0] == 0.0 and S.wilson(n, n)[1] == 1.0
+
+
+# -- unpaired_diff: Welch's test, against scipy ---------------------------------------
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=40), st.lists(st.floats(0, 1), min_size=2, max_size=40))
+@settings(max_examples=60, deadline=None)
+def test_unpaired_diff_is_welchs_t_test(x, y):
+    """Estimate, interval, p and degrees of freedom are scipy's Welch test (``equal_var=False``)."""
+    x, y = np.array(x), np.array(y)
+    row = S.unpaired_diff(x, y)
+    assert row.estimate == pytest.approx(x.mean() - y.mean(), abs=1e-12)
+    if x.var(ddof=1) + y.var(ddof=1) > 1e-12:
+        ref = sps.ttest_ind(x, y, equal_var=False)
+        lo, hi = ref.confidence_interval(0.95)
+        assert (row.lo, row.hi) == (pytest.approx(lo, abs=1e-9), pytest.approx(hi, abs=1e-9))
+        assert row.p == pytest.approx(ref.pvalue, abs=1e-9)
+        assert row.df == pytest.approx(ref.df, rel=1e-9)
+        assert row.t == pytest.approx(ref.statistic, rel=1e-9)
+
+
+def test_unpaired_diff_worked_by_hand():
+    """x = (0, 1, 1, 1) and y = (0, 0, 1): means 0.75 and 1/3; variances of the means
+    (0.25/4, 1/3/3) = (0.0625, 0.1111...); se = sqrt(0.17361) = 0.41667; the detectable
+    difference (1.95996 + 0.84162) · se = 1.16733."""
+    row = S.unpaired_diff([0, 1, 1, 1], [0, 0, 1])
+    assert row.estimate == pytest.approx(0.75 - 1 / 3)
+    assert row.se == pytest.approx(math.sqrt(0.0625 + 1 / 9))
+    assert row.mde == pytest.approx((1.959964 + 0.841621) * math.sqrt(0.0625 + 1 / 9), rel=1e-5)
+    assert row.n == 7
+    assert row.lo < row.estimate < row.hi
+
+
+def test_unpaired_diff_refuses_too_few_or_bad_values():
+    for x, y in (([1.0], [0.0, 1.0]), ([0.0, 1.0], []), ([0.0, float("nan")], [0.0, 1.0])):
+        with pytest.raises(S.StatsError, match="two or more finite values"):
+            S.unpaired_diff(x, y)
