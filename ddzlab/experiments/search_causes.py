@@ -22,7 +22,7 @@ folder. An experiment below `ddzlab.experiments.catalog.CAUSE_DEALS` common deal
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Union
+from typing import Optional, Union
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -100,8 +100,11 @@ def budget_labels(exp: Experiment, prefix: str, others: str, extra: str = "") ->
     return out
 
 
-def pilot_note(full: bool) -> str:
-    """The mark after a result of an experiment below full size (empty when full size)."""
+def pilot_note(full: bool, games: Optional[pd.DataFrame] = None) -> str:
+    """The mark after a result of an experiment below full size (empty when full size);
+    when ``games`` is `load_study`'s tiny grid, the mark says the experiment has no rows yet."""
+    if games is not None and games.attrs.get("tiny"):
+        return " *(a test grid of a few iterations on two deals: the experiment has no stored rows yet)*"
     return "" if full else " *(pilot: not full size, not recorded)*"
 
 

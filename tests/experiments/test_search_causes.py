@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
 from ddzlab.experiments import CATALOG, ExperimentError
@@ -30,6 +31,10 @@ def test_budget_labels_pick_one_tree_by_its_prefix_mode_and_variant() -> None:
 def test_a_pilot_is_marked_and_a_full_size_result_is_not() -> None:
     assert pilot_note(True) == ""
     assert "pilot" in pilot_note(False) and "not recorded" in pilot_note(False)
+    tiny, stored = pd.DataFrame(), pd.DataFrame()
+    tiny.attrs["tiny"] = True
+    assert "no stored rows yet" in pilot_note(False, tiny) and "no stored rows yet" in pilot_note(True, tiny)
+    assert pilot_note(False, stored) == pilot_note(False) and pilot_note(True, stored) == ""
 
 
 def test_every_tiny_grid_is_of_a_catalog_experiment_and_searches_a_few_iterations() -> None:
