@@ -172,3 +172,17 @@ def test_the_readme_defines_every_agent_in_one_sentence():
         assert plain.endswith(".") and plain.count(". ") == 0, f"{name}: {sentence}"
     named = set(re.findall(r"`([a-z_0-9]+)(?::[^`]*)?`", text)) & ours
     assert named <= set(rows)
+
+
+def test_every_notebook_is_valid_nbformat_with_cell_ids():
+    """Notebooks are nbformat 4.5 documents: every cell has a unique ``id`` (a cell added
+    without one makes nbformat warn on every run, and fail in its future versions)."""
+    import json
+
+    import nbformat
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        ids = [cell.get("id") for cell in raw["cells"]]
+        assert None not in ids, f"{path.name}: cell {ids.index(None)} has no id"
+        assert len(set(ids)) == len(ids), f"{path.name}: duplicate cell ids"
+        nbformat.validate(raw)
