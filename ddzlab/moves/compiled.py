@@ -30,7 +30,8 @@ from functools import lru_cache
 from typing import Optional
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ..cards import F_BIT, N_RANKS, N_SLOTS, RB, RF, RR
 from ..errors import RulesError
@@ -121,6 +122,8 @@ def core_table(rules: Rules) -> np.ndarray:
         t[T_WILD] = sum(1 << (4 * x) for x in set(rules.wild_ranks))
     for tier, kind in enumerate(rules.bomb_order, start=1):
         t[T_TIERS + int(kind)] = tier
+    if rules.wildcard is not None:
+        t.flags.writeable = False           # the flower card's table: its own type (`_flower_leads`)
     return t
 
 
@@ -772,6 +775,76 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
     return n
 
 
+# Which kernels hold the flower card's moves is decided when numba compiles, not when a hand
+# holds F: the table of a rule set with F is read-only (`core_table`), so numba types it apart
+# from the others, and `_flower_leads` / `_flower_replies` compile to the flower kernels for
+# that type only. A search under the other rules never compiles them (docs/core.md,
+# "Compiling what a call needs"); a hand with F on a writable table is refused.
+
+
+def _flower_leads(t, nat, oc, om, sc, n):
+    """The leads paying ``F`` of the hand ``nat`` + ``F``, after the ``n`` natural ones."""
+    # literal, on purpose: leads compile their own `_flower_moves` (leading a constant), 25% faster
+    # on hands holding F than one typed variant for leads and replies (benchmarks/README.md)
+    return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
+
+
+def _flower_replies(t, nat, beat_meta, oc, om, sc, n):
+    """The replies paying ``F`` of the hand ``nat`` + ``F`` to a move of meta ``beat_meta``
+    (the moves of its kind and length above it, then the soft bombs that beat it), after the
+    ``n`` natural ones."""
+    kind = meta_kind(beat_meta)
+    above = meta_rank(beat_meta)
+    theirs = t[T_TIERS + kind]
+    if theirs == 0:
+        n = _flower_moves(t, nat, False, above, kind, meta_length(beat_meta), oc, om, sc, n)
+    soft = t[T_TIERS + K_SOFT_BOMB]
+    wild = t[T_WILD]
+    for x in range(15):
+        if (wild >> (4 * x)) & 1 and (nat >> (4 * x)) & 15 >= 3 and (
+                soft > theirs or (soft == theirs and x > above)):
+            n = _emit(oc, om, n, (3 << (4 * x)) + _F_BIT,
+                      K_SOFT_BOMB + 32 * (x + 1) + 1024 + READING * (x + 1))
+    return n
+
+
+class FlowerTableError(RulesError):
+    """A hand holding the flower card ``F`` given to the move kernels with a table of a rule
+    set without it (or a writable copy of the wildcard table: `core_table` makes it read-only)."""
+
+
+def _flower_table(t) -> bool:
+    """Whether numba's type ``t`` is the flower card's table (read-only, `core_table`)."""
+    return isinstance(t, types.Array) and not t.mutable
+
+
+_NO_FLOWER = "a hand holds F, but the table is not the flower card's (read-only) core_table"
+
+
+@overload(_flower_leads)
+def _flower_leads_typed(t, nat, oc, om, sc, n):
+    if _flower_table(t):
+        return _flower_leads
+
+    def refuse(t, nat, oc, om, sc, n):
+        if n >= 0:                          # always (a count): the return types the call an int
+            raise FlowerTableError(_NO_FLOWER)
+        return n
+    return refuse
+
+
+@overload(_flower_replies)
+def _flower_replies_typed(t, nat, beat_meta, oc, om, sc, n):
+    if _flower_table(t):
+        return _flower_replies
+
+    def refuse(t, nat, beat_meta, oc, om, sc, n):
+        if n >= 0:
+            raise FlowerTableError(_NO_FLOWER)
+        return n
+    return refuse
+
+
 @njit(cache=True)
 def lead_moves(t, bits, oc, om, sc):
     """Every leading move of packed hand ``bits``, in `MoveGenerator.leading`'s order; with
@@ -781,9 +854,7 @@ def lead_moves(t, bits, oc, om, sc):
     n = _lead_natural(t, nat, oc, om, sc)
     if nat == bits:
         return n
-    # literal, on purpose: leads compile their own `_flower_moves` (leading a constant), 25% faster
-    # on hands holding F than one typed variant for leads and replies (benchmarks/README.md)
-    return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
+    return _flower_leads(t, nat, oc, om, sc, n)
 
 
 @njit(cache=True, inline="always")
@@ -829,18 +900,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     if n < 0:
         n = _follow_natural(t, nat, beat_cards, beat_meta, oc, om, sc)
     if nat != bits:
-        kind = meta_kind(beat_meta)
-        above = meta_rank(beat_meta)
-        theirs = t[T_TIERS + kind]
-        if theirs == 0:
-            n = _flower_moves(t, nat, False, above, kind, meta_length(beat_meta), oc, om, sc, n)
-        soft = t[T_TIERS + K_SOFT_BOMB]
-        wild = t[T_WILD]
-        for x in range(15):
-            if (wild >> (4 * x)) & 1 and (nat >> (4 * x)) & 15 >= 3 and (
-                    soft > theirs or (soft == theirs and x > above)):
-                n = _emit(oc, om, n, (3 << (4 * x)) + _F_BIT,
-                          K_SOFT_BOMB + 32 * (x + 1) + 1024 + READING * (x + 1))
+        n = _flower_replies(t, nat, beat_meta, oc, om, sc, n)
     return _emit(oc, om, n, 0, 0)
 
 
