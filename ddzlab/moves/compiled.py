@@ -303,12 +303,12 @@ def _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
     o = T_ATTACH + A_FIELDS * a
     kind, width, step, kw, per_unit, distinct = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 7]
     top = s + (n_units - 1) * step
-    main = 0
+    main = np.int64(0)             # typed, not literal 0: see _lead_natural
     for r in range(s, top + 1, step):
         main += width << (4 * r)
     meta = kind + 32 * (s + 1) + 1024 * n_units
     k = per_unit * n_units
-    npool = 0
+    npool = np.int64(0)
     for r in range(15):
         cr = c[r]
         if distinct and cr > 1:
@@ -420,8 +420,11 @@ def _lead_natural(t, bits, oc, om, sc):
     for each width 1-4 the units and chains (read off the slot masks of the ranks held that
     often, `_at_least`), the rocket after the solos; then the trios and quads with kickers, then
     the planes (`_next_part`, `_attached`)."""
-    one, lead = np.int64(1), np.bool_(True)     # typed, not literal: one `_attached` for all calls
-    n = 0
+    # typed, not literal: one `_attached` for all calls. So are the counters: numba types a
+    # counter started at a literal 0 as ``Literal[int](0)`` until the loop widens it, and compiles
+    # each kernel called with it for that type too, a variant that never runs
+    one, lead = np.int64(1), np.bool_(True)
+    n = np.int64(0)
     for w in range(1, 5):
         held = _at_least(bits, w)
         if w >= 3 and held == 0:
@@ -475,7 +478,7 @@ def _lead_natural(t, bits, oc, om, sc):
             if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo, step)):
                 continue                        # no main part of this attachment: nothing below
             if unit_pass:
-                m, s = held, 0
+                m, s = held, np.int64(0)
                 while m:
                     if m & 1:
                         k = _unit_kicked(t, a, bits, s, oc, om, n)
@@ -483,7 +486,7 @@ def _lead_natural(t, bits, oc, om, sc):
                     m >>= 4
                     s += 1
                 continue
-            s, k = _next_part(t, c, width, step, lo, hi, -1, 0)
+            s, k = _next_part(t, c, width, step, lo, hi, np.int64(-1), np.int64(0))
             while s >= 0:
                 n = _attached(t, a, c, k, s, lead, pool, caps, oc, om, n)
                 s, k = _next_part(t, c, width, step, lo, hi, s, k)
@@ -500,8 +503,8 @@ def _follow_natural(t, bits, beat_cards, beat_meta, oc, om, sc):
     kind = meta_kind(beat_meta)
     above = meta_rank(beat_meta)
     length = meta_length(beat_meta)
-    one, lead = np.int64(1), np.bool_(False)    # typed, not literal: one `_attached` for all calls
-    n = 0
+    one, lead = np.int64(1), np.bool_(False)    # typed, not literal: see `_lead_natural`
+    n = np.int64(0)
     if kind == K_ROCKET:
         return n
     shift = 4 * (above + 1)                     # slot masks >> shift: the ranks above the move's
@@ -821,7 +824,7 @@ def _flower_table(t) -> bool:
 _NO_FLOWER = "a hand holds F, but the table is not the flower card's (read-only) core_table"
 
 
-@overload(_flower_leads)
+@overload(_flower_leads, inline="always")
 def _flower_leads_typed(t, nat, oc, om, sc, n):
     if _flower_table(t):
         return _flower_leads
@@ -833,7 +836,7 @@ def _flower_leads_typed(t, nat, oc, om, sc, n):
     return refuse
 
 
-@overload(_flower_replies)
+@overload(_flower_replies, inline="always")
 def _flower_replies_typed(t, nat, beat_meta, oc, om, sc, n):
     if _flower_table(t):
         return _flower_replies

@@ -306,7 +306,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0] and used[1] + MAX_MOVES <= pool_cards.shape[0]:
         st[:] = world
-        node = 0
+        node = np.int64(0)                          # typed: a literal 0 compiles `_new_node` twice
         while True:                                     # selection
             if follow is not None and follow > 0.0 and st[S_WINNER] < 0 and _opponent(st, me) and (
                     follow >= 1.0 or np.random.random() < follow):
@@ -395,7 +395,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
                      cum, p, st)
-        node = 0
+        node = np.int64(0)                          # typed: a literal 0 compiles `_new_node` twice
         while st[S_WINNER] < 0:
             if follow is not None and follow > 0.0 and _opponent(st, me) and (
                     follow >= 1.0 or np.random.random() < follow):
