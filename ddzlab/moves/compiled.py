@@ -243,6 +243,17 @@ def _has_run(mask, length, step):
     return y != 0
 
 
+@njit(cache=True, inline="always")
+def _run_from(mask, s, step):
+    """How many ranks ``step`` apart the slot mask holds in a row from rank ``s`` up: the
+    length of the run from ``s`` (a maximal run's, from its lowest rank)."""
+    run, r = 0, s
+    while r < 15 and (mask >> (4 * r)) & 1:
+        run += 1
+        r += step
+    return run
+
+
 @njit(cache=True)
 def _solo_sets(pool, caps, npool, k, main, meta, oc, om, n):
     """`_kicker_sets` of ``k`` solo kickers from ``pool`` (a rank up to its cap), in the
@@ -451,10 +462,7 @@ def _lead_natural(t, bits, oc, om, sc):
             s = 0                               # apart, by their lowest rank
             while starts >> (4 * s):
                 if (starts >> (4 * s)) & 1:
-                    run, r = 0, s
-                    while r < 15 and (cm >> (4 * r)) & 1:
-                        run += 1
-                        r += step
+                    run = _run_from(cm, s, step)
                     for m in range(lo, min(run, hi) + 1):
                         part = 0
                         for q in range(m):
