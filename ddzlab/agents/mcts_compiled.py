@@ -96,6 +96,13 @@ def _exact(agent: "_Search") -> Optional[int]:
     return agent.exact or None
 
 
+def _others(agent: "_Search") -> tuple[Optional[float], Optional[float]]:
+    """The agent's ``follow`` and ``bias`` for the kernels: each None when 0 (off), so they
+    never compile the opponents' modelled moves or the rollout policy's prior move
+    (`ddzlab.search.tree.uct`)."""
+    return agent.follow or None, agent.bias or None
+
+
 def _guessing(agent: "_Search") -> Optional[str]:
     """How the core deals the agent's worlds: ``uniform``, ``bomb``, ``oracle`` or ``pool``
     (the guesser builds candidate deals, `ddzlab.search.sample`); None: it cannot."""
@@ -182,13 +189,14 @@ def _stats(legal: list[Move], rows: list[tuple[list[int], list[int], list[float]
 def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: int,
              policy: int, epsilon: float, pt, wp) -> tuple[tuple[list[int], list[int], list[float]], int]:
     tree = _tree(agent, 512 if budget.cap == math.inf else Tree.nodes_for(int(budget.cap - done)), POOL)
+    follow, bias = _others(agent)
     while True:
         todo = budget.next_chunk(done)
         if todo <= 0:
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
-                      agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp, agent.follow,
-                      _exact(agent), agent.bias)
+                      agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp, follow,
+                      _exact(agent), bias)
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -222,13 +230,14 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     if agent.name == "ismcts":
         budget = _Budget(agent, iterations, _end(agent))
         tree = _tree(agent, 4096 if iterations is None else Tree.nodes_for(iterations), 0)
+        follow, bias = _others(agent)
         done = 0
         while True:
             todo = budget.next_chunk(done)
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, moves, width, policy,
-                             epsilon, pt, wp, agent.follow, _exact(agent), agent.bias, agent.widen)
+                             epsilon, pt, wp, follow, _exact(agent), bias, agent.widen)
             done += d
             agent.last_simulations += sims
             if d < todo:

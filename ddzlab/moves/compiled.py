@@ -30,7 +30,8 @@ from functools import lru_cache
 from typing import Optional
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from ..cards import F_BIT, N_RANKS, N_SLOTS, RB, RF, RR
 from ..errors import RulesError
@@ -121,6 +122,8 @@ def core_table(rules: Rules) -> np.ndarray:
         t[T_WILD] = sum(1 << (4 * x) for x in set(rules.wild_ranks))
     for tier, kind in enumerate(rules.bomb_order, start=1):
         t[T_TIERS + int(kind)] = tier
+    if rules.wildcard is not None:
+        t.flags.writeable = False           # the flower card's table: its own type (`_flower_leads`)
     return t
 
 
@@ -240,6 +243,17 @@ def _has_run(mask, length, step):
     return y != 0
 
 
+@njit(cache=True, inline="always")
+def _run_from(mask, s, step):
+    """How many ranks ``step`` apart the slot mask holds in a row from rank ``s`` up: the
+    length of the run from ``s`` (a maximal run's, from its lowest rank)."""
+    run, r = 0, s
+    while r < 15 and (mask >> (4 * r)) & 1:
+        run += 1
+        r += step
+    return run
+
+
 @njit(cache=True)
 def _solo_sets(pool, caps, npool, k, main, meta, oc, om, n):
     """`_kicker_sets` of ``k`` solo kickers from ``pool`` (a rank up to its cap), in the
@@ -300,12 +314,12 @@ def _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
     o = T_ATTACH + A_FIELDS * a
     kind, width, step, kw, per_unit, distinct = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 7]
     top = s + (n_units - 1) * step
-    main = 0
+    main = np.int64(0)             # typed, not literal 0: see _lead_natural
     for r in range(s, top + 1, step):
         main += width << (4 * r)
     meta = kind + 32 * (s + 1) + 1024 * n_units
     k = per_unit * n_units
-    npool = 0
+    npool = np.int64(0)
     for r in range(15):
         cr = c[r]
         if distinct and cr > 1:
@@ -417,8 +431,11 @@ def _lead_natural(t, bits, oc, om, sc):
     for each width 1-4 the units and chains (read off the slot masks of the ranks held that
     often, `_at_least`), the rocket after the solos; then the trios and quads with kickers, then
     the planes (`_next_part`, `_attached`)."""
-    one, lead = np.int64(1), np.bool_(True)     # typed, not literal: one `_attached` for all calls
-    n = 0
+    # typed, not literal: one `_attached` for all calls. So are the counters: numba types a
+    # counter started at a literal 0 as ``Literal[int](0)`` until the loop widens it, and compiles
+    # each kernel called with it for that type too, a variant that never runs
+    one, lead = np.int64(1), np.bool_(True)
+    n = np.int64(0)
     for w in range(1, 5):
         held = _at_least(bits, w)
         if w >= 3 and held == 0:
@@ -445,10 +462,7 @@ def _lead_natural(t, bits, oc, om, sc):
             s = 0                               # apart, by their lowest rank
             while starts >> (4 * s):
                 if (starts >> (4 * s)) & 1:
-                    run, r = 0, s
-                    while r < 15 and (cm >> (4 * r)) & 1:
-                        run += 1
-                        r += step
+                    run = _run_from(cm, s, step)
                     for m in range(lo, min(run, hi) + 1):
                         part = 0
                         for q in range(m):
@@ -472,7 +486,7 @@ def _lead_natural(t, bits, oc, om, sc):
             if held == 0 or (not unit_pass and not _has_run(held & t[T_CHAIN_SLOTS], lo, step)):
                 continue                        # no main part of this attachment: nothing below
             if unit_pass:
-                m, s = held, 0
+                m, s = held, np.int64(0)
                 while m:
                     if m & 1:
                         k = _unit_kicked(t, a, bits, s, oc, om, n)
@@ -480,7 +494,7 @@ def _lead_natural(t, bits, oc, om, sc):
                     m >>= 4
                     s += 1
                 continue
-            s, k = _next_part(t, c, width, step, lo, hi, -1, 0)
+            s, k = _next_part(t, c, width, step, lo, hi, np.int64(-1), np.int64(0))
             while s >= 0:
                 n = _attached(t, a, c, k, s, lead, pool, caps, oc, om, n)
                 s, k = _next_part(t, c, width, step, lo, hi, s, k)
@@ -497,8 +511,8 @@ def _follow_natural(t, bits, beat_cards, beat_meta, oc, om, sc):
     kind = meta_kind(beat_meta)
     above = meta_rank(beat_meta)
     length = meta_length(beat_meta)
-    one, lead = np.int64(1), np.bool_(False)    # typed, not literal: one `_attached` for all calls
-    n = 0
+    one, lead = np.int64(1), np.bool_(False)    # typed, not literal: see `_lead_natural`
+    n = np.int64(0)
     if kind == K_ROCKET:
         return n
     shift = 4 * (above + 1)                     # slot masks >> shift: the ranks above the move's
@@ -772,6 +786,76 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
     return n
 
 
+# Which kernels hold the flower card's moves is decided when numba compiles, not when a hand
+# holds F: the table of a rule set with F is read-only (`core_table`), so numba types it apart
+# from the others, and `_flower_leads` / `_flower_replies` compile to the flower kernels for
+# that type only. A search under the other rules never compiles them (docs/core.md,
+# "Compiling what a call needs"); a hand with F on a writable table is refused.
+
+
+def _flower_leads(t, nat, oc, om, sc, n):
+    """The leads paying ``F`` of the hand ``nat`` + ``F``, after the ``n`` natural ones."""
+    # literal, on purpose: leads compile their own `_flower_moves` (leading a constant), 25% faster
+    # on hands holding F than one typed variant for leads and replies (benchmarks/README.md)
+    return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
+
+
+def _flower_replies(t, nat, beat_meta, oc, om, sc, n):
+    """The replies paying ``F`` of the hand ``nat`` + ``F`` to a move of meta ``beat_meta``
+    (the moves of its kind and length above it, then the soft bombs that beat it), after the
+    ``n`` natural ones."""
+    kind = meta_kind(beat_meta)
+    above = meta_rank(beat_meta)
+    theirs = t[T_TIERS + kind]
+    if theirs == 0:
+        n = _flower_moves(t, nat, False, above, kind, meta_length(beat_meta), oc, om, sc, n)
+    soft = t[T_TIERS + K_SOFT_BOMB]
+    wild = t[T_WILD]
+    for x in range(15):
+        if (wild >> (4 * x)) & 1 and (nat >> (4 * x)) & 15 >= 3 and (
+                soft > theirs or (soft == theirs and x > above)):
+            n = _emit(oc, om, n, (3 << (4 * x)) + _F_BIT,
+                      K_SOFT_BOMB + 32 * (x + 1) + 1024 + READING * (x + 1))
+    return n
+
+
+class FlowerTableError(RulesError):
+    """A hand holding the flower card ``F`` given to the move kernels with a table of a rule
+    set without it (or a writable copy of the wildcard table: `core_table` makes it read-only)."""
+
+
+def _flower_table(t) -> bool:
+    """Whether numba's type ``t`` is the flower card's table (read-only, `core_table`)."""
+    return isinstance(t, types.Array) and not t.mutable
+
+
+_NO_FLOWER = "a hand holds F, but the table is not the flower card's (read-only) core_table"
+
+
+@overload(_flower_leads, inline="always")
+def _flower_leads_typed(t, nat, oc, om, sc, n):
+    if _flower_table(t):
+        return _flower_leads
+
+    def refuse(t, nat, oc, om, sc, n):
+        if n >= 0:                          # always (a count): the return types the call an int
+            raise FlowerTableError(_NO_FLOWER)
+        return n
+    return refuse
+
+
+@overload(_flower_replies, inline="always")
+def _flower_replies_typed(t, nat, beat_meta, oc, om, sc, n):
+    if _flower_table(t):
+        return _flower_replies
+
+    def refuse(t, nat, beat_meta, oc, om, sc, n):
+        if n >= 0:
+            raise FlowerTableError(_NO_FLOWER)
+        return n
+    return refuse
+
+
 @njit(cache=True)
 def lead_moves(t, bits, oc, om, sc):
     """Every leading move of packed hand ``bits``, in `MoveGenerator.leading`'s order; with
@@ -781,9 +865,7 @@ def lead_moves(t, bits, oc, om, sc):
     n = _lead_natural(t, nat, oc, om, sc)
     if nat == bits:
         return n
-    # literal, on purpose: leads compile their own `_flower_moves` (leading a constant), 25% faster
-    # on hands holding F than one typed variant for leads and replies (benchmarks/README.md)
-    return _flower_moves(t, nat, True, -1, 0, 0, oc, om, sc, n)
+    return _flower_leads(t, nat, oc, om, sc, n)
 
 
 @njit(cache=True, inline="always")
@@ -829,18 +911,7 @@ def follow_moves(t, bits, beat_cards, beat_meta, oc, om, sc):
     if n < 0:
         n = _follow_natural(t, nat, beat_cards, beat_meta, oc, om, sc)
     if nat != bits:
-        kind = meta_kind(beat_meta)
-        above = meta_rank(beat_meta)
-        theirs = t[T_TIERS + kind]
-        if theirs == 0:
-            n = _flower_moves(t, nat, False, above, kind, meta_length(beat_meta), oc, om, sc, n)
-        soft = t[T_TIERS + K_SOFT_BOMB]
-        wild = t[T_WILD]
-        for x in range(15):
-            if (wild >> (4 * x)) & 1 and (nat >> (4 * x)) & 15 >= 3 and (
-                    soft > theirs or (soft == theirs and x > above)):
-                n = _emit(oc, om, n, (3 << (4 * x)) + _F_BIT,
-                          K_SOFT_BOMB + 32 * (x + 1) + 1024 + READING * (x + 1))
+        n = _flower_replies(t, nat, beat_meta, oc, om, sc, n)
     return _emit(oc, om, n, 0, 0)
 
 

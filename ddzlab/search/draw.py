@@ -25,7 +25,7 @@ from numba import njit
 
 from ..moves.compiled import (A_FIELDS, C_FIELDS, K_BOMB, K_ROCKET, T_ATTACH, T_CHAINS, T_CHAIN_SLOTS, T_NATTACH,
                               T_NCHAINS, T_NUNITS, T_QUAD_SLOTS, T_ROCKET, T_UNITS, _NATURAL, _RB, _RR, _at_least,
-                              _has_run, meta_kind, meta_rank)
+                              _has_run, _run_from, meta_kind, meta_rank)
 from .state import S_HAND, S_LAST_META, S_TO_ACT, legal, play, size_of
 
 _ROCKET_CARDS = (1 << (4 * _RB)) + (1 << (4 * _RR))
@@ -132,10 +132,7 @@ def lead_count(t, bits):
             s = 0
             while starts >> (4 * s):
                 if (starts >> (4 * s)) & 1:
-                    run, r = 0, s
-                    while r < 15 and (cm >> (4 * r)) & 1:
-                        run += 1
-                        r += step
+                    run = _run_from(cm, s, step)
                     for m in range(lo, min(run, hi) + 1):
                         n += run - m + 1
                 s += 1
@@ -193,10 +190,7 @@ def lead_pick(t, bits, i):
             s = 0
             while starts >> (4 * s):
                 if (starts >> (4 * s)) & 1:
-                    run, r = 0, s
-                    while r < 15 and (cm >> (4 * r)) & 1:
-                        run += 1
-                        r += step
+                    run = _run_from(cm, s, step)
                     for m in range(lo, min(run, hi) + 1):
                         if i < run - m + 1:
                             part = 0

@@ -292,7 +292,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
     are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`;
     ``follow``: `OTHERS`; ``exact``: `_settle`; ``bias``: the progressive bias towards the
-    rollout policy's move). Returns (iterations done, rollout moves played)."""
+    rollout policy's move; ``follow``, ``exact`` and ``bias`` are None when off, so numba
+    compiles none of their kernels). Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -305,9 +306,9 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
     done = sims = 0
     while done < todo and used[0] + 2 < ints.shape[0] and used[1] + MAX_MOVES <= pool_cards.shape[0]:
         st[:] = world
-        node = 0
+        node = np.int64(0)                          # typed: a literal 0 compiles `_new_node` twice
         while True:                                     # selection
-            if follow > 0.0 and st[S_WINNER] < 0 and _opponent(st, me) and (
+            if follow is not None and follow > 0.0 and st[S_WINNER] < 0 and _opponent(st, me) and (
                     follow >= 1.0 or np.random.random() < follow):
                 node, new = _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w)
                 if new:
@@ -328,14 +329,14 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
                 break
             log_n = math.log(ints[node, N_VISITS])
             pc = pm = -1
-            if bias > 0.0:
+            if bias is not None and bias > 0.0:
                 pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             best, best_v = -1, 0.0
             ch = ints[node, N_FIRST]
             while ch >= 0:
                 v = ints[ch, N_VISITS]
                 val = reward[ch] / v + c * math.sqrt(log_n / v)
-                if ints[ch, N_CARDS] == pc and ints[ch, N_META] == pm:
+                if bias is not None and ints[ch, N_CARDS] == pc and ints[ch, N_META] == pm:
                     val += bias / (v + 1)
                 if best < 0 or val > best_v:
                     best, best_v = ch, val
@@ -346,7 +347,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
         if k > 0:                                       # expansion
             start = ints[node, N_USTART]
             j = -1
-            if bias > 0.0:                              # the policy's move first
+            if bias is not None and bias > 0.0:         # the policy's move first
                 pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
                 for i in range(start, start + k):
                     if pool_cards[i] == pc and pool_meta[i] == pm:
@@ -360,10 +361,12 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
             ints[node, N_UCOUNT] = k - 1
             seat = st[S_TO_ACT]
             play(st, cards, meta)
-            known = _child(ints, node, cards, meta) if 0.0 < follow < 1.0 else -1
+            known = -1
+            if follow is not None and 0.0 < follow < 1.0:
+                known = _child(ints, node, cards, meta)
             node = known if known >= 0 else _new_node(ints, reward, used, node, seat, cards, meta)
         if exact is not None:
-            _settle(t, st, me, exact, follow == 0.0, memo)
+            _settle(t, st, me, exact, follow is None or follow == 0.0, memo)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
@@ -376,7 +379,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`;
     ``exact``: `_settle`; ``bias``: the progressive bias towards the rollout policy's move;
-    ``widen``: progressive widening).
+    ``widen``: progressive widening; ``follow``, ``exact``, ``bias``: None when off, as in `uct`).
     Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
@@ -392,9 +395,10 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
                      cum, p, st)
-        node = 0
+        node = np.int64(0)                          # typed: a literal 0 compiles `_new_node` twice
         while st[S_WINNER] < 0:
-            if follow > 0.0 and _opponent(st, me) and (follow >= 1.0 or np.random.random() < follow):
+            if follow is not None and follow > 0.0 and _opponent(st, me) and (
+                    follow >= 1.0 or np.random.random() < follow):
                 node, new = _modelled_step(t, st, ints, reward, used, node, oc, om, sc, policy, epsilon, pt, w)
                 if new:
                     break
@@ -404,7 +408,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
             pc = pm = -1
-            if bias > 0.0:
+            if bias is not None and bias > 0.0:
                 pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             untried = 0
             first = -1
@@ -440,14 +444,14 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                 ch = kid[i]
                 v = ints[ch, N_VISITS]
                 val = reward[ch] / v + c * math.sqrt(math.log(ints[ch, N_AVAIL]) / v)
-                if fc[i] == pc and fm[i] == pm:
+                if bias is not None and fc[i] == pc and fm[i] == pm:
                     val += bias / (v + 1)
                 if best < 0 or val > best_v:
                     best, best_v = ch, val
             node = best
             play(st, ints[node, N_CARDS], ints[node, N_META])
         if exact is not None:
-            _settle(t, st, me, exact, follow == 0.0, memo)
+            _settle(t, st, me, exact, follow is None or follow == 0.0, memo)
         sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
         _backprop(ints, reward, node, st)
         done += 1
