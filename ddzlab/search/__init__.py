@@ -19,15 +19,15 @@ default when numba imports) run their iterations without returning to Python.
 * ``likelihood``: the policy guesser's likelihood (the greedy agent replayed on each candidate
   deal) and the MCMC guesser that samples its posterior.
 
-Rule sets: standard, mini, homework and wildcard (`ddzlab.moves.compiled.supports`); under
-the wildcard rules the weights play, its hand power and the likelihood guessers stay on the
-Python path. Everything here is checked against its Python reference by
+Rule sets: standard, mini, homework and wildcard (`ddzlab.moves.compiled.supports`); the
+exact endgame solver refuses wildcard. Everything here is checked against its Python reference by
 tests/search/test_compiled.py, at full size by tests/compiled_check.py.
 
 The compiled code is cached on disk by numba (first use compiles for ~20-40 s, later
 processes load it in about a second): beside the sources in ``__pycache__``, or, when the
 package directory is read-only, in numba's user-wide cache directory (``NUMBA_CACHE_DIR``
-overrides both).
+overrides both). Cached kernels of the core are dropped when any of its sources changed
+(`_drop_stale_cache`), wherever numba keeps them.
 """
 from __future__ import annotations
 
@@ -43,23 +43,40 @@ SOURCES = [_ROOT / "kernels.py", _ROOT / "moves" / "compiled.py",
                                                     "likelihood", "tree", "endgame"))]
 
 
+def cache_folders(source: Path) -> list[Path]:
+    """Where numba keeps the cached kernels of ``source``: its ``__pycache__`` and, when
+    ``NUMBA_CACHE_DIR`` is set (numba then caches there only), numba's folder for it there."""
+    folders = [source.parent / "__pycache__"]
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+    if config.CACHE_DIR:
+        folders.append(Path(config.CACHE_DIR) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(source)))
+    return folders
+
+
 def _drop_stale_cache() -> None:
     """Delete numba's cached kernels of the core when any of its sources changed since they
-    were cached (numba checks only each kernel's own file). Silent where the package
-    directory is read-only: an installed copy does not change, and numba then caches
-    elsewhere anyway."""
+    were cached (numba checks only each kernel's own file), in every cache folder a source
+    may use (`cache_folders`): each folder keeps a hash of the sources, ``core-sources.sha1``.
+    Silent where a folder is read-only: an installed copy does not change, and numba then
+    caches elsewhere anyway."""
     digest = hashlib.sha1(b"".join(p.read_bytes() for p in SOURCES)).hexdigest()
-    stamp = _ROOT / "search" / "__pycache__" / "core-sources.sha1"
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for src in SOURCES:
-            for f in (src.parent / "__pycache__").glob(f"{src.stem}.*.nb[ic]"):
-                f.unlink()
-        stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:
-        pass
+    kept: dict[Path, list[Path]] = {}
+    for src in SOURCES:
+        for folder in cache_folders(src):
+            kept.setdefault(folder, []).append(src)
+    for folder, sources in kept.items():
+        stamp = folder / "core-sources.sha1"
+        try:
+            if stamp.exists() and stamp.read_text() == digest:
+                continue
+            for src in sources:
+                for f in folder.glob(f"{src.stem}.*.nb[ic]"):
+                    f.unlink()
+            folder.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(digest)
+        except OSError:
+            pass
 
 
 _drop_stale_cache()
@@ -69,4 +86,4 @@ from .sample import View, view_of  # noqa: E402
 from .state import from_game  # noqa: E402
 from .tree import Tree  # noqa: E402
 
-__all__ = ["POLICIES", "View", "view_of", "from_game", "Tree"]
+__all__ = ["POLICIES", "View", "view_of", "from_game", "Tree", "SOURCES", "cache_folders"]
