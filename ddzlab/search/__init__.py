@@ -49,8 +49,9 @@ def cache_folders(source: Path) -> list[Path]:
     folders = [source.parent / "__pycache__"]
     from numba.core import config
     from numba.core.caching import UserProvidedCacheLocator
-    if config.CACHE_DIR:
-        folders.append(Path(config.CACHE_DIR) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(source)))
+    cache_dir = getattr(config, "CACHE_DIR", "")          # set from NUMBA_CACHE_DIR at numba's import
+    if cache_dir:
+        folders.append(Path(cache_dir) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(source)))
     return folders
 
 
