@@ -307,8 +307,8 @@ def test_a_view_has_bomb_candidates_only_when_asked():
 
 
 def test_the_mcmc_guessers_defaults():
-    """`PosteriorGuesser`'s defaults (its signature), which every ``mcmcN`` guesser runs with but
-    for its sample count (`make_guesser`): 64 samples, 4 chains, 100 steps of burn-in, every 4th
-    state, eps 0.1, the partner skipped."""
+    """`PosteriorGuesser`'s defaults, as its signature states them for a guesser built directly
+    (the ``mcmcN`` names set their own chains, burn-in and thinning: `MCMC_SETTINGS`): 64
+    samples, 4 chains, 100 steps of burn-in, every 4th state, eps 0.1, the partner skipped."""
     g = PosteriorGuesser()
     assert (g.samples, g.chains, g.burn, g.thin, g.eps, g.partner) == (64, 4, 100, 4, 0.1, "skip")
