@@ -17,7 +17,7 @@ Prints the counts and the score: killed (timeouts counted as killed) over killed
 
 ``--nice K`` runs mutmut at niceness K instead of 15 (the machine's other heavy jobs run at 10).
 
-The numba kernels (`KERNELS`: ``moves/compiled`` and the ``search/`` modules) are run the
+The numba kernels (`KERNELS`: the ``search/`` modules) are run the
 same way with two differences. mutmut skips decorated functions, so for them mutmut is
 started through `LAUNCH`, which lets it mutate a function whose only decorator is ``njit``
 (the decorator itself is never mutated: it only says how to compile). And every test
@@ -117,6 +117,11 @@ KERNELS: dict[str, list[str]] = {
                     "tests/agents/test_mcts_opponents.py::test_opponent_nodes_hold_only_the_policy_move",
                     "tests/agents/test_mcts_opponents.py::test_mixed_opponents_keep_one_child_per_move",
                     "tests/agents/test_mcts_opponents.py::test_backup_credits_the_side_of_each_move"],
+    # the equality check (tests/compiled_check.py, 1,500 positions of two rule sets) and the compiled tests
+    "search/state": ["tests/search/test_compiled.py", "tests/search/test_kernels.py"],
+    "search/policies": ["tests/search/test_compiled.py"],
+    "search/power": ["tests/agents/test_weights_compiled.py", "tests/search/test_compiled.py"],
+    "search/weights": ["tests/agents/test_weights_compiled.py", "tests/search/test_compiled.py"],
 }
 SELECTION.update(KERNELS)
 #: mutmut's command line, started so that it also mutates a function decorated ``@njit``
