@@ -17,6 +17,17 @@ Prints the counts and the score: killed (timeouts counted as killed) over killed
 
 ``--nice K`` runs mutmut at niceness K instead of 15 (the machine's other heavy jobs run at 10).
 
+The numba kernels (`KERNELS`: the ``search/`` modules) are run the
+same way with two differences. mutmut skips decorated functions, so for them mutmut is
+started through `LAUNCH`, which lets it mutate a function whose only decorator is ``njit``
+(the decorator itself is never mutated: it only says how to compile). And every test
+process runs with ``NUMBA_DISABLE_JIT=1``: ``njit`` then returns the function unchanged, so
+mutmut's trampolines, which are Python, can switch a kernel's mutant in and out, and every
+mutant really runs, as its own source, with no compiled copy of the unmutated kernels to
+load in its place (``NUMBA_CACHE_DIR`` points into the module's scratch directory, which
+nothing is compiled into). tests/MUTATION.md says why that catches what a compiled run
+catches.
+
 ``--sample N`` (large modules: `agents/mcts`, `agents/weights`) tests a simple random sample
 of N mutants instead of all of them, drawn once with ``--seed`` (default 0) and kept in
 ``.mutation/<module>/sample.json``, so a second run continues the same sample. Drawn after a
@@ -91,6 +102,82 @@ SELECTION.update({
     "env/single": _ENV,
     "env/aec": _ENV,
 })
+#: the numba kernels (run with the JIT off, through `LAUNCH`) -> the test files that exercise them
+KERNELS: dict[str, list[str]] = {
+    "search/draw": ["tests/search/test_draw.py"],
+    "search/endgame": ["tests/search/test_search_endgame.py"],
+    # (the wildcard posterior, 2 of the file's 3 minutes with the JIT off, is left out: the three
+    # mini posteriors run the same MCMC kernel)
+    "search/likelihood": ["tests/search/test_compiled_guessing.py", "--deselect",
+                          "tests/search/test_compiled_guessing.py::test_mcmc_pool_follows_the_exact_posterior[wildcard-1]"],
+    "search/sample": ["tests/search/test_compiled_guessing.py", "tests/agents/test_mcts_compiled_definitions.py"],
+    "search/tree": ["tests/agents/test_mcts_compiled_definitions.py", "tests/agents/test_mcts_bias.py",
+                    "tests/search/test_compiled.py::test_compiled_uct_values_match_the_python_loop",
+                    "tests/search/test_compiled_guessing.py::test_compiled_search_values_match_the_python_loop",
+                    "tests/agents/test_mcts_opponents.py::test_opponent_nodes_hold_only_the_policy_move",
+                    "tests/agents/test_mcts_opponents.py::test_mixed_opponents_keep_one_child_per_move",
+                    "tests/agents/test_mcts_opponents.py::test_backup_credits_the_side_of_each_move"],
+    # the equality check (tests/compiled_check.py, 1,500 positions of two rule sets) and the compiled tests
+    "search/state": ["tests/search/test_compiled.py", "tests/search/test_kernels.py"],
+    "search/policies": ["tests/search/test_compiled.py"],
+    "search/power": ["tests/agents/test_weights_compiled.py", "tests/search/test_compiled.py"],
+    "search/weights": ["tests/agents/test_weights_compiled.py", "tests/search/test_compiled.py"],
+}
+SELECTION.update(KERNELS)
+#: mutmut's command line, started so that it also mutates a function decorated ``@njit``
+#: only (mutmut skips every other decorated function); the trampoline keeps the decorator
+LAUNCH = """
+import sys
+import libcst as cst
+from mutmut.mutation import file_mutation as fm
+
+_skip = fm.MutationVisitor._skip_node_and_children
+
+
+def _njit(decorator):
+    d = decorator.decorator
+    d = d.func if isinstance(d, cst.Call) else d
+    return isinstance(d, cst.Name) and d.value == "njit"
+
+
+def _skip_kernel(self, node):
+    if isinstance(node, cst.FunctionDef) and node.decorators and all(map(_njit, node.decorators)):
+        position = self.get_metadata(fm.PositionProvider, node, None)
+        if position and position.start.line in self._ignored_node_lines:
+            self.ignored_functions.add(node.name.value)
+            return True
+        return False
+    return _skip(self, node)
+
+
+fm.MutationVisitor._skip_node_and_children = _skip_kernel
+import json
+from pathlib import Path
+import mutmut.__main__ as mm
+
+_store = mm.store_lines_covered_by_tests
+
+
+def _store_once():
+    # every `mutmut run` measures coverage again: minutes of kernels run as Python; the
+    # mutants' lines are kept with the mutants instead (--fresh drops both)
+    saved = Path("mutants") / "covered-lines.json"
+    if saved.exists():
+        covered, excluded = json.loads(saved.read_text())
+        mm.state()._covered_lines = {f: set(v) for f, v in covered.items()}
+        mm.state()._excluded_lines = {f: set(v) for f, v in excluded.items()}
+        return
+    _store()
+    both = [{f: sorted(v) for f, v in (part or {}).items()}
+            for part in (mm.state()._covered_lines, mm.state()._excluded_lines)]
+    saved.write_text(json.dumps(both))
+
+
+mm.store_lines_covered_by_tests = _store_once
+sys.argv[0] = "mutmut"
+mm.cli()
+"""
+
 # the Q-learning package, one module at a time (the same tests exercise all four)
 for _part in ("__init__", "abstraction", "learning", "tables"):
     SELECTION[f"agents/qlearning/{_part}"] = ["tests/agents/qlearning/test_qlearning.py", "tests/agents/qlearning/test_qtables.py",
@@ -201,7 +288,11 @@ def main(argv: list[str]) -> int:
         niceness = int(args[i + 1])
         del args[i:i + 2]
     env = dict(os.environ, DDZLAB_SCALE="test", MPLBACKEND="Agg")
-    run = ["nice", "-n", str(niceness), str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1"]
+    mutmut = [str(Path(sys.executable).parent / "mutmut")]
+    if module in KERNELS:               # the kernels as Python: mutable by mutmut, every mutant run as written
+        mutmut = [sys.executable, "-c", LAUNCH]
+        env.update(NUMBA_DISABLE_JIT="1", NUMBA_CACHE_DIR=str(work / "numba-cache"))
+    run = ["nice", "-n", str(niceness), *mutmut, "run", "--max-children", "1"]
     if sample is None:
         rc = subprocess.run([*run, *args], cwd=work, env=env).returncode
         print(f"{module}: {score(work)}")

@@ -24,9 +24,9 @@ def opening(k: int) -> Game:
     return Game(generate_deals(k + 1, seed=21)[k], landlord=0)
 
 
-def root_stats(kind: str, backend: str, bias: float, iterations: int, k: int, seed: int = 0):
+def root_stats(kind: str, backend: str, bias: float, iterations: int, k: int, seed: int = 0, rollout: str = "greedy"):
     game = opening(k)
-    agent = make_agent(kind, seed=seed, iterations=iterations, moves="split+policy", rollout="greedy",
+    agent = make_agent(kind, seed=seed, iterations=iterations, moves="split+policy", rollout=rollout,
                        bias=bias, backend=backend)
     if kind == "mcts_cheat":
         agent.see_all_hands(game)
@@ -47,6 +47,28 @@ def test_a_dominant_bias_tries_the_policy_move_first_then_keeps_choosing_it(kind
     assert next(iter(stats)) == prior, "the policy's move is expanded first"
     assert stats[prior][0] == n - (children - 1), "every other root move once, the policy's move the rest"
     assert all(v == 1 for m, (v, _) in stats.items() if m != prior)
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "mcts_cheat"])
+def test_a_dominant_bias_follows_the_weights_rollouts_own_move(kind):
+    """With the weights rollout the policy's move is the `WeightsAgent`'s play, not greedy's. At
+    an opening where the two differ and the split filter leaves the weights play out (so only
+    the policy's own move brings it into the tree), the compiled tree expands the weights play
+    first and then keeps choosing it, as in the greedy case above."""
+    from ddzlab.agents.mcts import split_filter
+    greedy = make_agent("ismcts", seed=0, rollout="greedy").rollout
+    weights = make_agent("ismcts", seed=0, rollout="weights").rollout
+    width = make_agent("ismcts", seed=0).width
+    k = next((k for k in range(20)
+              if weights.prior(opening(k), opening(k).legal_moves()) != greedy.prior(opening(k), opening(k).legal_moves())
+              and weights.prior(opening(k), opening(k).legal_moves())
+              not in split_filter(opening(k), opening(k).legal_moves(), width)), None)
+    assert k is not None, "an opening where only the weights play's own bias brings it into the tree"
+    n = 30
+    game, agent, stats = root_stats(kind, "numba", HUGE, n, k, rollout="weights")
+    prior = weights.prior(game, game.legal_moves())
+    assert next(iter(stats)) == prior, "the weights play is expanded first"
+    assert stats[prior][0] == n - (len(stats) - 1)
 
 
 @pytest.mark.parametrize("backend", ["numba", "python"])

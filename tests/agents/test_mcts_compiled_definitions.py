@@ -126,6 +126,20 @@ def test_determinized_uct_searches_only_the_split_filters_plays(seed):
     assert len(every._run_search(obs)) > 3
 
 
+def test_the_split_filter_alone_adds_no_policy_move():
+    """``moves="split"`` searches the split filter's plays and nothing else, also at an opening
+    where the rollout policy's own move (the weights play) is not among them (adding that move
+    is ``"split+policy"``'s definition, docs/search.md): the root's children are exactly the
+    Python `split_filter`'s plays."""
+    from ddzlab.agents.mcts import split_filter
+    agent = make_agent("mcts", iterations=60, worlds=2, moves="split", rollout="weights", seed=0, backend="numba")
+    game = next((g for g in map(opening, range(20))
+                 if agent.rollout.prior(g, g.legal_moves()) not in split_filter(g, g.legal_moves(), agent.width)), None)
+    assert game is not None, "an opening where the policy's own move is not one of the split filter's"
+    stats = agent._run_search(game.observation(0))
+    assert set(stats) == set(split_filter(game, game.legal_moves(), agent.width))
+
+
 def test_compiled_ismcts_scores_children_by_availability(monkeypatch):
     """The compiled ISMCTS loop's UCB uses ln(availability), not ln(parent visits), as the
     Python loop does (tests/agents/test_mcts.py). At the root, whose L legal moves are the same

@@ -258,3 +258,57 @@ def test_mcmc_guesser_names_and_search():
     move = a.play(obs)
     assert a.last_backend == "numba" and move == make_agent("ismcts:iterations=60,guesser=mcmc", seed=4).play(obs)
     assert len(a.guesser.ess_log) == 1 and 1 <= a.guesser.ess <= 64
+
+
+def test_a_view_holds_the_public_facts_of_the_game():
+    """`view_of`'s state array against `from_game` (the same layout read from the whole game, with
+    the game's own pass counter): every public field agrees at every decision of seeded random
+    games, the passes since the play to beat among them (a lead and one pass: 1, worked by hand)."""
+    from ddzlab.search.state import (S_BID, S_BOMBS, S_KITTY, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT, S_LORD,
+                                     S_PASSES, S_PLAYED, S_PLAYERS, S_PLAYS, S_SIZE, S_TO_ACT, from_game)
+    game = Game(generate_deals(1, seed=5)[0], landlord=0)
+    game.play(game.legal_moves()[0])
+    game.play(next(m for m in game.legal_moves() if m.is_pass))
+    assert view_of(game.observation(game.to_act)).template[S_PASSES] == 1
+    fields = [S_TO_ACT, S_LORD, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT, S_PASSES, S_BOMBS, S_PLAYERS, S_BID, S_KITTY,
+              *(f + s for f in (S_SIZE, S_PLAYS, S_PLAYED) for s in range(3))]
+    rng = np.random.default_rng(0)
+    passes = set()
+    for deal in generate_deals(3, seed=11):
+        game = Game(deal, landlord=0)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            got, ref = view_of(obs).template, from_game(game)
+            assert got[fields].tolist() == ref[fields].tolist()
+            assert got[S_HAND + game.to_act] == game.hands[game.to_act]
+            passes.add(int(ref[S_PASSES]))
+            legal = game.legal_moves()
+            game.play(legal[int(rng.integers(len(legal)))])
+    assert passes == {0, 1}
+
+
+def test_a_view_has_bomb_candidates_only_when_asked():
+    """``bombs``: also the bomb guesser's candidate ranks (docstring); without it the view has none,
+    also at a position where `bomb_candidates` lists some."""
+    from ddzlab.determinize import bomb_candidates
+    rng = np.random.default_rng(1)
+    for deal in generate_deals(40, seed=12):
+        game = Game(deal, landlord=0)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            cand = bomb_candidates(obs)
+            if cand:
+                assert view_of(obs, bombs=True).bomb_ranks.tolist() == [c[0] for c in cand]
+                assert len(view_of(obs).bomb_ranks) == 0
+                return
+            legal = game.legal_moves()
+            game.play(legal[int(rng.integers(len(legal)))])
+    raise AssertionError("no position with a bomb candidate in 40 random games")
+
+
+def test_the_mcmc_guessers_defaults():
+    """`PosteriorGuesser`'s defaults, as its signature states them for a guesser built directly
+    (the ``mcmcN`` names set their own chains, burn-in and thinning: `MCMC_SETTINGS`): 64
+    samples, 4 chains, 100 steps of burn-in, every 4th state, eps 0.1, the partner skipped."""
+    g = PosteriorGuesser()
+    assert (g.samples, g.chains, g.burn, g.thin, g.eps, g.partner) == (64, 4, 100, 4, 0.1, "skip")
