@@ -32,7 +32,7 @@ later answer changes), so the same call is refused again, as `PowerSolver`'s is.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numpy as np
 from numba import njit
@@ -62,7 +62,7 @@ class PowerTables(NamedTuple):
     kgroup: np.ndarray    # int64 [kind]: its place in `MoveGenerator.collect`'s kind order
     keys: np.ndarray      # int64 memo keys (0: empty slot)
     vals: np.ndarray      # float64 memo values
-    count: np.ndarray     # int64 [1]: filled slots
+    filled: np.ndarray    # int64 [1]: filled slots
     limit: np.ndarray     # int64 [1]: one `power` call memoises fewer new sub-hands than this
 
 
@@ -84,7 +84,7 @@ def _shared_tables(rules: Rules, constants: PowerConstants) -> tuple[np.ndarray,
     kgroup = np.full(N_KINDS, 99, dtype=np.int64)
     for i, kind in enumerate(order):
         kgroup[int(kind)] = i
-        lengths = [1]
+        lengths: Sequence[int] = [1]
         spec = rules.chain(kind)
         if spec is not None:
             lengths = range(spec.min_len, spec.max_len + 1)
@@ -201,9 +201,9 @@ def power(pt, bits, pc, pp, start):
     i = _slot(keys, bits)
     if keys[i] == bits:
         return vals[i]
-    if pt.count[0] * 2 > keys.shape[0]:     # half full: start again (only between calls)
+    if pt.filled[0] * 2 > keys.shape[0]:     # half full: start again (only between calls)
         keys[:] = 0
-        pt.count[0] = 0
+        pt.filled[0] = 0
     # an explicit stack of frames: (sub-hand, next play to try, best so far)
     sbits = np.empty(64, dtype=np.int64)
     snext = np.empty(64, dtype=np.int64)
@@ -248,16 +248,16 @@ def power(pt, bits, pc, pp, start):
         stored += 1
         if stored >= pt.limit[0]:           # PowerSolver's test: its memo holds the empty hand too
             keys[:] = 0                     # drop the partial work: a retry is refused again
-            pt.count[0] = 0
+            pt.filled[0] = 0
             raise SearchLimitError("the compiled hand power search reached its limit of sub-hands "
                                    "(MAX_POWER_STATES): the hand is too large for it")
-        if pt.count[0] * 4 > keys.shape[0] * 3:     # nearly full: the memo is only a cache
+        if pt.filled[0] * 4 > keys.shape[0] * 3:     # nearly full: the memo is only a cache
             keys[:] = 0
-            pt.count[0] = 0
+            pt.filled[0] = 0
         s = _slot(keys, b)
         keys[s] = b
         vals[s] = ret
-        pt.count[0] += 1
+        pt.filled[0] += 1
         d -= 1
         returning = True
     return ret
