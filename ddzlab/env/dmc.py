@@ -23,6 +23,8 @@ that trains models in DouZero's format. What it does, in DouZero's terms:
 By default actors and learner share one process and take turns: a game, then every learner
 step that is ready. ``workers=N`` (``--workers N``) runs N local actor processes instead,
 as DouZero does: they play with shared copies of the networks while the learner learns.
+``dask=ADDRESS`` (``--dask``) plays the games as tasks on a dask.distributed cluster's
+workers, for a user with a cluster: each task gets the weights of when it was sent.
 In one process, with a seed, the whole run is reproducible (deals and exploration from one
 numpy generator, initial weights from a seeded torch generator), and a run that reached its
 frames and is resumed to more ends with the weights of one run to the larger number at once.
@@ -301,6 +303,88 @@ class _Actors:
         self.queue.close()
 
 
+#: seconds a dask run waits to reach its scheduler before `DMCError`
+DASK_CONNECT_SECONDS = 30
+
+
+def _actor_games(weights: dict[str, dict[str, np.ndarray]], seed: list, cfg: DMCConfig, games: int) -> list[tuple]:
+    """One actor task of a dask run: ``games`` games with the networks' weights as sent
+    (``weights``: a state_dict per position, as numpy arrays), each episode as `_actor_process`
+    queues it. The same weights and seed give the same episodes."""
+    torch = _torch()
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(seed)
+    rules = get_rules("standard")
+    nets = {p: build_net(p) for p in POSITIONS}
+    for p in POSITIONS:
+        nets[p].load_state_dict({k: torch.from_numpy(v) for k, v in weights[p].items()})
+    choose = greedy_chooser(nets, cfg.epsilon, rng)
+    out = []
+    for _ in range(games):
+        ep = play_episode(Game(deal_cards(rules, rng), rules=rules, landlord=0), choose, cfg.objective)
+        out.append((np.array([POSITIONS.index(q) for q in ep.positions], np.int8), ep.x, np.stack(ep.actions),
+                    np.stack(ep.z), np.array(ep.targets, np.float32), ep.landlord_return))
+    return out
+
+
+class _DaskActors:
+    """Actor tasks on a dask.distributed cluster (the scheduler at ``address``): ``tasks`` at a
+    time, each `_actor_games` with the weights the learner had when it was sent; as a task
+    finishes, its episodes go to the learner and a new task goes out with the newest weights.
+    Same interface as `_Actors`. Not reproducible: the learner takes the games in the order
+    the tasks finish."""
+
+    def __init__(self, address: str, tasks: int, cfg: DMCConfig, learner: "_Learner", seed: list,
+                 games: int = 2) -> None:
+        from dask.distributed import Client
+        try:
+            self.client = Client(address, timeout=DASK_CONNECT_SECONDS, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise DMCError(f"no dask scheduler at {address!r}: {type(e).__name__}: {e}") from None
+        self.cfg, self.games, self.seed, self.sent = cfg, games, seed, 0
+        self.weights = {p: self._numpy(learner, p) for p in POSITIONS}
+        self.shipped: Any = None                  # the weights on the cluster (scattered once a version)
+        self.buffer: deque = deque()
+        self.running = {self._submit() for _ in range(tasks)}
+
+    @staticmethod
+    def _numpy(learner: "_Learner", position: str) -> dict[str, np.ndarray]:
+        return {k: v.detach().cpu().numpy().copy() for k, v in learner.nets[position].state_dict().items()}
+
+    def _submit(self) -> Any:
+        if self.shipped is None:
+            self.shipped = self.client.scatter([dict(self.weights)], hash=False)[0]
+        self.sent += 1
+        return self.client.submit(_actor_games, self.shipped, [*self.seed, self.sent], self.cfg, self.games,
+                                  pure=False)
+
+    def sync(self, learner: "_Learner", position: str) -> None:
+        self.weights[position] = self._numpy(learner, position)
+        self.shipped = None
+
+    def episode(self) -> Episode:
+        from distributed import KilledWorker, wait
+        while not self.buffer:
+            try:
+                with self.client.as_current():           # wait's client, never made the default one
+                    done, self.running = wait(self.running, return_when="FIRST_COMPLETED")
+                for future in sorted(done, key=lambda f: f.key):
+                    self.buffer.extend(future.result())
+                    self.running.add(self._submit())
+            except KilledWorker as e:
+                raise DMCError(f"dask gave up on an actor task whose workers kept dying: {e}") from None
+            except OSError as e:
+                raise DMCError(f"lost the dask scheduler: {type(e).__name__}: {e}") from None
+        return _episode_from(self.buffer.popleft())
+
+    def close(self) -> None:
+        try:
+            self.client.cancel(list(self.running))
+        except OSError:
+            pass                                  # a lost scheduler: nothing to cancel
+        self.client.close()
+
+
 class _Learner:
     """The three networks, their optimisers and the queued frames of each position."""
 
@@ -446,7 +530,8 @@ class TrainResult:
 
 def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None, *, resume: bool = False,
           checkpoint_every: int = 200_000, progress: bool = True, threads: Optional[int] = 1,
-          workers: int = 0, on_step: Optional[Callable[[int, float], None]] = None) -> TrainResult:
+          workers: int = 0, dask: Optional[str] = None,
+          on_step: Optional[Callable[[int, float], None]] = None) -> TrainResult:
     """Train until the learner has consumed ``frames`` frames; checkpoints in ``out``.
 
     ``config``: the settings (`DMCConfig`, DouZero's by default). ``resume``: continue the run
@@ -458,7 +543,11 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
     default) plays the games in this process, taking turns with the learner, reproducibly;
     ``workers=N`` runs N local actor processes that play while the learner learns (faster on
     several cores, not bit-reproducible: the learner takes their games as they arrive and
-    they act with whatever weights they last read). ``on_step(frames,
+    they act with whatever weights they last read). ``dask``: the address of a
+    dask.distributed scheduler (``tcp://host:8786``): the games are played by actor tasks on
+    its workers instead, ``workers`` of them at a time (default 0: as many as the cluster has
+    threads), each with the weights of when it was sent (not reproducible either; the workers
+    need ddzlab and torch installed). ``on_step(frames,
     time.perf_counter())`` is called after every learner step (the benchmark's clock).
     """
     torch = _torch()
@@ -518,7 +607,12 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
 
     rules = get_rules("standard")
     choose = greedy_chooser(learner.nets, cfg.epsilon, rng)
-    actors = None if not workers else _Actors(workers, cfg, learner, [cfg.seed, learner.frames, episodes])
+    actor_seed = [cfg.seed, learner.frames, episodes]
+    actors: Optional[Union[_Actors, _DaskActors]] = None
+    if dask is not None:
+        actors = _DaskActors(dask, workers or _cluster_threads(dask), cfg, learner, actor_seed)
+    elif workers:
+        actors = _Actors(workers, cfg, learner, actor_seed)
 
     from tqdm.auto import tqdm
     start_frames, last_saved, t0 = learner.frames, learner.frames, time.perf_counter()
@@ -566,6 +660,16 @@ def train(out: Union[str, Path], frames: int, config: Optional[DMCConfig] = None
     stats = {f"loss_{p}": learner.loss[p] for p in POSITIONS}
     stats.update({f"mean_episode_return_{p}": float(np.mean(returns[p])) if returns[p] else 0.0 for p in POSITIONS})
     return TrainResult(base, learner.frames, episodes, learner.frames - start_frames, seconds, stats)
+
+
+def _cluster_threads(address: str) -> int:
+    """Threads of the workers of the dask cluster at ``address`` (at least 1)."""
+    from dask.distributed import Client
+    try:
+        with Client(address, timeout=DASK_CONNECT_SECONDS, set_as_default=False) as client:
+            return max(1, sum(client.nthreads().values()))
+    except (OSError, TimeoutError, ValueError) as e:
+        raise DMCError(f"no dask scheduler at {address!r}: {type(e).__name__}: {e}") from None
 
 
 def train_checkpoints(out: Union[str, Path], checkpoints: Sequence[int], config: Optional[DMCConfig] = None, *,
@@ -637,7 +741,10 @@ def main(argv: list[str]) -> int:
     p.add_argument("--checkpoint-every", type=int, default=200_000, metavar="FRAMES")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads of the learner's process (default 1)")
     p.add_argument("--workers", type=int, default=0,
-                   help="local actor processes (default 0: the games are played in this process, reproducibly)")
+                   help="local actor processes (default 0: the games are played in this process, reproducibly); "
+                        "with --dask, actor tasks at a time (default: the cluster's threads)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="play the games on the workers of this dask scheduler (tcp://host:8786)")
     p.add_argument("--no-progress", action="store_true")
     a = p.parse_args(argv)
     if (a.frames is None) == (a.checkpoints is None):
@@ -660,7 +767,7 @@ def main(argv: list[str]) -> int:
                   f"douzero:{a.out},frames=F)")
             return 0
         res = train(a.out, a.frames, cfg, resume=a.resume, checkpoint_every=a.checkpoint_every,
-                    progress=not a.no_progress, threads=a.threads, workers=a.workers)
+                    progress=not a.no_progress, threads=a.threads, workers=a.workers, dask=a.dask)
     except DdzError as e:
         print(f"ddzlab train dmc: error: {e}", file=sys.stderr)
         return 2

@@ -435,3 +435,58 @@ def test_checkpoints_from_the_command_line_and_bad_lists(tmp_path, capsys):
         train_checkpoints(tmp_path / "bad", [10, -1])
     with pytest.raises(DMCError, match="whole numbers of frames"):
         train_checkpoints(tmp_path / "bad", [])
+
+
+# -- actors on a dask cluster ------------------------------------------------------------
+def test_a_dask_actor_task_plays_the_games_a_local_actor_plays():
+    """`_actor_games` with the initial networks' weights sent as numpy arrays and a seed
+    plays, game for game, what the in-process actor plays with the networks themselves and a
+    generator of the same seed: the weights arrive whole, in the right networks."""
+    _torch()
+    from ddzlab.deals import deal_cards
+    from ddzlab.env.dmc import _actor_games, greedy_chooser, initial_nets, play_episode
+    from ddzlab.rules import get_rules
+    cfg = tiny(seed=6, epsilon=0.3)
+    nets = initial_nets(cfg.seed)
+    sent = {p: {k: v.numpy().copy() for k, v in net.state_dict().items()} for p, net in nets.items()}
+    remote = _actor_games(sent, [9, 1], cfg, 2)
+    rng = np.random.default_rng([9, 1])
+    choose, rules = greedy_chooser(nets, cfg.epsilon, rng), get_rules("standard")
+    for item in remote:
+        ep = play_episode(Game(deal_cards(rules, rng), rules=rules, landlord=0), choose, cfg.objective)
+        assert [int(c) for c in item[0]] == [["landlord", "landlord_up", "landlord_down"].index(p) for p in ep.positions]
+        assert np.array_equal(item[2], np.stack(ep.actions)) and item[5] == ep.landlord_return
+    other = _actor_games({p: {k: v * 0 for k, v in w.items()} for p, w in sent.items()}, [9, 1], cfg, 2)
+    assert any(not np.array_equal(a[2], b[2]) for a, b in zip(remote, other)), "the weights sent are not used"
+
+
+def test_actors_on_a_dask_cluster_train_and_resume(tmp_path):
+    torch = _torch()
+    from distributed import LocalCluster
+
+    from ddzlab.env.dmc import train
+    out = tmp_path / "dask"
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        res = train(out, 40, tiny(seed=4, epsilon=0.5), progress=False, threads=1, dask=cluster.scheduler_address)
+        assert res.frames == 40 and res.episodes >= 1
+        assert torch.load(out / "model.tar", weights_only=True)["frames"] == 40
+        res = train(out, 80, resume=True, progress=False, threads=1, workers=1, dask=cluster.scheduler_address)
+        assert res.frames == 80 and res.frames_now == 40
+    assert make_agent(f"douzero:{out}").play(Game(generate_deals(1, seed=1)[0], landlord=0).observation(0))
+
+
+def test_a_dask_run_without_a_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    _torch()
+    from ddzlab.env import dmc
+    monkeypatch.setattr(dmc, "DASK_CONNECT_SECONDS", 2)
+    with pytest.raises(dmc.DMCError, match="no dask scheduler at 'tcp://127.0.0.1:9'"):
+        dmc.train(tmp_path / "x", 20, tiny(), progress=False, dask="tcp://127.0.0.1:9")
+    assert not (tmp_path / "x" / "model.tar").exists()
+
+
+def test_the_command_line_names_an_unreachable_scheduler(tmp_path, monkeypatch, capsys):
+    _torch()
+    from ddzlab.env import dmc
+    monkeypatch.setattr(dmc, "DASK_CONNECT_SECONDS", 2)
+    assert dmc.main([str(tmp_path / "x"), "--frames", "20", "--dask", "tcp://127.0.0.1:9", "--no-progress"]) == 2
+    assert "no dask scheduler at 'tcp://127.0.0.1:9'" in capsys.readouterr().err
