@@ -107,65 +107,11 @@ def _kicker_pool(t, o, bits):
     return _at_least(bits, kw)
 
 
-@njit(cache=True)
-def lead_count(t, bits):
-    """The length of the leading list of natural hand ``bits``; 0 when the hand holds a quad
-    with two kickers or a plane's main part (list the leads then)."""
-    n = 0
-    for w in range(1, 5):
-        held = _at_least(bits, w)
-        if w >= 3 and held == 0:
-            break
-        for u in range(t[T_NUNITS]):
-            if t[T_UNITS + 2 * u + 1] == w:
-                n += size_of(held)
-                break
-        cm = held & t[T_CHAIN_SLOTS]
-        for ch in range(t[T_NCHAINS]):
-            o = T_CHAINS + C_FIELDS * ch
-            if t[o + 1] != w:
-                continue
-            step, lo, hi = t[o + 2], t[o + 3], t[o + 4]
-            if not _has_run(cm, lo, step):
-                continue
-            starts = cm & ~(cm << (4 * step))
-            s = 0
-            while starts >> (4 * s):
-                if (starts >> (4 * s)) & 1:
-                    run = _run_from(cm, s, step)
-                    for m in range(lo, min(run, hi) + 1):
-                        n += run - m + 1
-                s += 1
-        if w == 1 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
-            n += 1
-    if _at_least(bits, 3) == 0:
-        return n
-    for a in range(t[T_NATTACH]):
-        o = T_ATTACH + A_FIELDS * a
-        width, step, lo = t[o + 1], t[o + 2], t[o + 5]
-        held = _at_least(bits, width)
-        if held == 0:
-            continue
-        if not t[o + 8]:
-            if _has_run(held & t[T_CHAIN_SLOTS], lo, step):
-                return 0                            # a plane: list
-            continue
-        pool = _kicker_pool(t, o, bits)
-        if pool < 0:
-            return 0                                # a quad with two kickers: list
-        size = size_of(pool)
-        m, s = held, 0
-        while m:
-            if m & 1:
-                n += size - ((pool >> (4 * s)) & 1)
-            m >>= 4
-            s += 1
-    return n
-
-
-@njit(cache=True)
-def lead_pick(t, bits, i):
-    """(cards, meta) of lead ``i`` of `lead_count`'s list (``lead_count`` not 0)."""
+@njit(cache=True, inline="always")
+def _lead_walk(t, bits, i):
+    """Walk the leading list of natural hand ``bits`` in its order, without listing it:
+    (cards, meta, 0) of lead ``i``, or (0, 0, ``i`` minus the list's length) when ``i`` lies
+    past its end. Quads with two kickers and planes are not walked (`_listed_leads`)."""
     for w in range(1, 5):
         held = _at_least(bits, w)
         if w >= 3 and held == 0:
@@ -175,7 +121,7 @@ def lead_pick(t, bits, i):
                 k = size_of(held)
                 if i < k:
                     r = _slot(held, i)
-                    return w << (4 * r), t[T_UNITS + 2 * u] + 32 * (r + 1) + 1024
+                    return w << (4 * r), t[T_UNITS + 2 * u] + 32 * (r + 1) + 1024, 0
                 i -= k
                 break
         cm = held & t[T_CHAIN_SLOTS]
@@ -197,13 +143,15 @@ def lead_pick(t, bits, i):
                             for q in range(m):
                                 part += w << (4 * step * q)
                             r = s + i * step
-                            return part << (4 * r), kind + 32 * (r + 1) + 1024 * m
+                            return part << (4 * r), kind + 32 * (r + 1) + 1024 * m, 0
                         i -= run - m + 1
                 s += 1
         if w == 1 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
             if i == 0:
-                return _ROCKET_CARDS, _ROCKET_META
+                return _ROCKET_CARDS, _ROCKET_META, 0
             i -= 1
+    if _at_least(bits, 3) == 0:
+        return 0, 0, i
     for a in range(t[T_NATTACH]):
         o = T_ATTACH + A_FIELDS * a
         width = t[o + 1]
@@ -211,17 +159,56 @@ def lead_pick(t, bits, i):
         if held == 0 or not t[o + 8]:
             continue
         pool = _kicker_pool(t, o, bits)
+        size = size_of(pool)
         m, s = held, 0
         while m:
             if m & 1:
-                kick = pool & ~(15 << (4 * s))
-                k = size_of(kick)
+                k = size - ((pool >> (4 * s)) & 1)          # the pool without the main part's rank
                 if i < k:
-                    return (width << (4 * s)) + (t[o + 3] << (4 * _slot(kick, i))), t[o] + 32 * (s + 1) + 1024
+                    kick = pool & ~(15 << (4 * s))
+                    return (width << (4 * s)) + (t[o + 3] << (4 * _slot(kick, i))), t[o] + 32 * (s + 1) + 1024, 0
                 i -= k
             m >>= 4
             s += 1
-    return 0, 0
+    return 0, 0, i
+
+
+@njit(cache=True, inline="always")
+def _listed_leads(t, bits):
+    """Whether the leads of natural hand ``bits`` must be listed: it holds a plane's main part
+    or a quad with two kickers, which `_lead_walk` does not walk."""
+    if _at_least(bits, 3) == 0:
+        return False
+    for a in range(t[T_NATTACH]):
+        o = T_ATTACH + A_FIELDS * a
+        held = _at_least(bits, t[o + 1])
+        if held == 0:
+            continue
+        if not t[o + 8]:
+            if _has_run(held & t[T_CHAIN_SLOTS], t[o + 5], t[o + 2]):
+                return True
+        elif _kicker_pool(t, o, bits) < 0:
+            return True
+    return False
+
+
+_PAST_END = 1 << 62
+
+
+@njit(cache=True)
+def lead_count(t, bits):
+    """The length of the leading list of natural hand ``bits``; 0 when the hand holds a quad
+    with two kickers or a plane's main part (list the leads then)."""
+    if _listed_leads(t, bits):
+        return 0
+    return _PAST_END - _lead_walk(t, bits, _PAST_END)[2]
+
+
+@njit(cache=True)
+def lead_pick(t, bits, i):
+    """(cards, meta) of lead ``i`` of `lead_count`'s list (``lead_count`` not 0)."""
+    cards, meta, _ = _lead_walk(t, bits, i)
+    return cards, meta
 
 
 @njit(cache=True, inline="always")
