@@ -2,9 +2,10 @@
 
 A change meant to speed the core up without changing its play must give the same games
 for the same seeds: the same legal lists in the same order and the same random draws. This
-script plays whole games of five compiled searches (UCT with random, greedy and halfsolo
-rollouts in every seat; ``ismcts`` default and with random rollouts at seat 0 against
-random farmers) on all four rule sets and writes one line per game: rule set, search,
+script plays whole games of eight compiled searches (UCT with random, greedy and halfsolo
+rollouts in every seat; ``ismcts`` default, with random rollouts, with widening, bias and
+the policy's move kept, with half-modelled opponents, and the strongest agent, at seat 0
+against random farmers) on all four rule sets and writes one line per game: rule set, search,
 deal, then every move as ``seat:move``. Run it on both versions and compare the files:
 
     PYTHONPATH=/path/to/old python benchmarks/game_records.py 16 old.txt
@@ -27,7 +28,10 @@ SEARCHES = [("mcts_cheat:rollout=random,moves=all,iterations=200", True),
             ("ismcts:iterations=200", False),
             ("mcts_cheat:rollout=greedy,iterations=100", True),
             ("mcts_cheat:rollout=halfsolo,iterations=100", True),
-            ("ismcts:rollout=random,iterations=150", False)]
+            ("ismcts:rollout=random,iterations=150", False),
+            ("ismcts:iterations=150,widen=0.5,bias=0.5,moves=split+policy", False),
+            ("ismcts:iterations=150,others=0.5", False),
+            ("ismcts_modelled:iterations=60", False)]
 
 
 def main() -> None:

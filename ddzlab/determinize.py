@@ -82,7 +82,11 @@ def hidden_sizes(obs: Observation) -> dict[int, int]:
 
 def deal_in_order(cards: int, sizes: dict[int, int], rng: np.random.Generator) -> dict[int, int]:
     """Shuffle ``cards`` and deal them to the holders of ``sizes`` (in key order)."""
-    order = shuffled(cards, rng)
+    return _deal(shuffled(cards, rng), sizes)
+
+
+def _deal(order: Sequence[int], sizes: dict[int, int]) -> dict[int, int]:
+    """The ranks of ``order`` dealt to the holders of ``sizes`` in turn, as packed cards."""
     out, i = {}, 0
     for holder, n in sizes.items():
         bits = 0
@@ -434,6 +438,22 @@ def start_of_play(obs: Observation, hidden: dict[int, int]) -> Game:
     return Game.resume(world.deal, (), obs.bids, seed=0, **_resume_args(obs))
 
 
+#: the generator of `check_position`'s games: they are never played on, so it never draws
+#: (one shared generator spares making a new one for every check)
+_UNUSED_RNG = np.random.default_rng(0)
+
+
+def check_position(obs: Observation) -> None:
+    """Refuse ``obs`` as `determinize` does when no legal game reaches it (`DeterminizeError`,
+    or the game's own error for a bad deal or history), without a generator: the unseen
+    cards are dealt in rank order, since which holder gets which unseen card changes none
+    of `rebuild`'s checks (the holders' sizes, the deal's, the history's turns). The
+    compiled searches check their position so before trusting it."""
+    unseen = obs.unseen.bits
+    order = [r for r in range(N_SLOTS) for _ in range((unseen >> (4 * r)) & 15)]
+    rebuild(obs, _deal(order, hidden_sizes(obs)), seed=_UNUSED_RNG)
+
+
 def determinize(obs: Observation, rng: SeedLike = None, guesser: Optional[Guesser] = None) -> Game:
     """A `Game` at ``obs``'s point with the unseen cards dealt by ``guesser`` (uniform by
     default); see the module docstring. Same seed, same sample."""
@@ -466,7 +486,7 @@ def guess_accuracy(obs: Observation, game: Game, world: Game) -> float:
     return right / unseen
 
 
-__all__ = ["REST", "DeterminizeError", "Guesser", "UniformGuesser", "BombGuesser", "PolicyGuesser",
+__all__ = ["REST", "DeterminizeError", "check_position", "Guesser", "UniformGuesser", "BombGuesser", "PolicyGuesser",
            "NoisyOracleGuesser", "partner_of", "modelled_seats", "bomb_candidates", "pool_key",
            "Policy", "Likelihoods", "determinize", "rebuild", "start_of_play", "known_cards", "hidden_sizes", "deal_in_order",
            "guess_accuracy"]

@@ -18,6 +18,8 @@ the kicker enumeration's hard cases). At each position it checks
   Python backend);
 * at every 20th position, a whole greedy rollout of the core (``rollout``) == the Python
   `GreedyRollout` played from there: the moves counted, the end state, who won per seat;
+  twice, listing every step's moves and as the searches run it (leads from a memo kept over
+  the whole check, replies to a unit off the hand's masks);
 
 and each game, replayed in the core by the same choices, has the state `from_game` gives
 after every move, and ends with the same scores and winning sides (``side_won``); so do
@@ -70,7 +72,7 @@ from ddzlab.moves import Move  # noqa: E402
 from ddzlab.moves.compiled import MAX_MOVES, compiled_moves, core_table, decode, encode, scratch  # noqa: E402
 from ddzlab.rules import Rules, get_rules  # noqa: E402
 from ddzlab.search import from_game  # noqa: E402
-from ddzlab.search.policies import POLICIES, choose, greedy_index, keep_prior, rollout  # noqa: E402
+from ddzlab.search.policies import POLICIES, choose, greedy_index, keep_prior, new_lead_memo, rollout  # noqa: E402
 from ddzlab.search.policies import split_filter as core_split  # noqa: E402
 from ddzlab.search.power import STARTS, context, hand_plays, power, split  # noqa: E402
 from ddzlab.search.state import legal, play, scores, side_won  # noqa: E402
@@ -138,6 +140,7 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
     rc, rm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
     sc = scratch()
     pt, w = stand_in(rules)
+    leads = new_lead_memo()
     prior_search = ISMCTSAgent(moves="split+policy", rollout="greedy", width=width, backend="python")
     while report.positions < positions:
         game = _random_start(rules, rng)
@@ -172,7 +175,7 @@ def check_games(rules: Rules, positions: int, seed: int, report: Report, width: 
             if choose(t, st, oc, om, n, POLICIES["greedy"], 0.0, pt, w) != gi:
                 report.fail(f"{rules.name} choose(greedy) != greedy_index at {game.hand(s)}")
             if report.positions % 20 == 0:
-                _check_rollout(t, game, st, rc, rm, pt, w, report)
+                _check_rollout(t, game, st, rc, rm, pt, w, report, leads)
             if n > width:
                 k = core_split(st, oc, om, n, width, fc, fm)
                 report.splits += 1
@@ -214,9 +217,11 @@ def _check_prior(t, game: Game, st, oc, om, n, k, fc, fm, policy, pt, w, search:
                     f"{game.hand(game.to_act)} on {game.last_move}")
 
 
-def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report) -> None:
+def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report, leads) -> None:
     """The core's greedy rollout from this position == the Python greedy rollout (no
-    exploration, so both are deterministic): moves played, end state, winning sides."""
+    exploration, so both are deterministic): moves played, end state, winning sides; both
+    the rollout that lists every step's moves and the searches' one, which takes its leads
+    from ``leads`` (a memo kept over the whole check) and its unit replies off the masks."""
     g = game.copy()
     policy, never = GreedyRollout(epsilon=0.0), random.Random(0)     # epsilon 0: never explores
     moves = 0
@@ -224,13 +229,15 @@ def _check_rollout(t, game: Game, st: np.ndarray, oc, om, pt, w, report: Report)
         _core_order(g)
         g.push(policy.choose(g, g.legal_moves(), never))
         moves += 1
-    end = st.copy()
-    steps = rollout(t, end, POLICIES["greedy"], 0.0, oc, om, pt, w)
-    report.rollouts += 1
-    if (steps != moves or not np.array_equal(end, from_game(g))
-            or [bool(side_won(end, s)) for s in range(g.players)] != [py_side_won(g, s) for s in range(g.players)]):
-        report.fail(f"{game.rules.name} greedy rollout from {game.actions}: {steps} moves != {moves} "
-                    f"or end state {end.tolist()} != {from_game(g).tolist()}")
+    for memo in (None, leads):
+        end = st.copy()
+        steps = rollout(t, end, POLICIES["greedy"], 0.0, oc, om, pt, w, memo)
+        report.rollouts += 1
+        if (steps != moves or not np.array_equal(end, from_game(g))
+                or [bool(side_won(end, s)) for s in range(g.players)] != [py_side_won(g, s) for s in range(g.players)]):
+            report.fail(f"{game.rules.name} greedy rollout ({'with' if memo is not None else 'without'} the lead "
+                        f"memo) from {game.actions}: {steps} moves != {moves} or end state {end.tolist()} "
+                        f"!= {from_game(g).tolist()}")
 
 
 def check_two_player(rules: Rules, n: int, seed: int, report: Report) -> None:

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
-from ..determinize import BombGuesser, NoisyOracleGuesser, UniformGuesser, determinize
+from ..determinize import BombGuesser, NoisyOracleGuesser, UniformGuesser, check_position
 from ..game import Game, Observation
 from ..moves import Move
 from ..moves.compiled import core_table, supports
 from ..kernels import POLICIES as POLICY_CODES
 from ..search import Tree, View, from_game, view_of
+from ..search.policies import new_lead_memo
 from ..search.sample import sample_world
 from ..search.tree import FILTERS, ismcts, seed, uct
 from ..search.weights import stand_in
@@ -46,14 +47,16 @@ def plan(agent: "_Search", obs: Observation) -> Optional[str]:
 
 
 def _kernel_inputs(agent: "_Search", rules) -> tuple:
-    """(move table, policy number, epsilon, weights tables, weights parameters) of the
-    agent's search under ``rules``; the tables are kept with `plan`'s memo."""
+    """(move table, policy number, epsilon, weights tables, weights parameters, greedy-lead
+    memo) of the agent's search under ``rules``; the tables and the memo (one per rules
+    table, kept from decision to decision: `ddzlab.search.policies.new_lead_memo`) are kept
+    with `plan`'s memo."""
     policy, epsilon = _policy(agent)
     key, why, tables = agent.core_plan
     if tables is None or tables[0] is not rules:
-        tables = (rules, core_table(rules), *_weights_tables(agent, rules))
+        tables = (rules, core_table(rules), *_weights_tables(agent, rules), new_lead_memo())
         agent.core_plan = (key, why, tables)
-    return tables[1], policy, epsilon, tables[2], tables[3]
+    return tables[1], policy, epsilon, tables[2], tables[3], tables[4]
 
 
 def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
@@ -187,7 +190,7 @@ def _stats(legal: list[Move], rows: list[tuple[list[int], list[int], list[float]
 
 
 def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: int,
-             policy: int, epsilon: float, pt, wp) -> tuple[tuple[list[int], list[int], list[float]], int]:
+             policy: int, epsilon: float, pt, wp, leads) -> tuple[tuple[list[int], list[int], list[float]], int]:
     tree = _tree(agent, 512 if budget.cap == math.inf else Tree.nodes_for(int(budget.cap - done)), POOL)
     follow, bias = _others(agent)
     while True:
@@ -196,7 +199,7 @@ def _run_uct(agent: "_Search", table, world: np.ndarray, budget: _Budget, done: 
             break
         d, sims = uct(table, world, tree.ints, tree.reward, tree.pool_cards, tree.pool_meta, tree.used, todo,
                       agent.c, FILTERS[agent.moves], agent.width, policy, epsilon, pt, wp, follow,
-                      _exact(agent), bias)
+                      _exact(agent), bias, leads)
         done += d
         agent.last_simulations += sims
         if d < todo:
@@ -214,17 +217,17 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     time budget alone): {move: (visits, reward)} of the root's children (``game``: the true
     game, for the cheater)."""
     plan(agent, obs)
-    table, policy, epsilon, pt, wp = _kernel_inputs(agent, obs.rules)
+    table, policy, epsilon, pt, wp, leads = _kernel_inputs(agent, obs.rules)
     moves, width, c = FILTERS[agent.moves], agent.width, agent.c
     if agent.name == "mcts_cheat":
         seed(int(agent.rng.integers(2**62)))
         rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
-                              policy, epsilon, pt, wp)
+                              policy, epsilon, pt, wp, leads)
         agent.last_iterations = done
         return _stats(obs.legal_moves, [rows])
-    # the kernels trust the view: one world dealt by the reference path first, so a position
-    # that is no legal game (a 19-card landlord hand) is refused as the Python backend refuses it
-    determinize(obs, np.random.default_rng(0), UniformGuesser())
+    # the kernels trust the view: a position that is no legal game (a 19-card landlord hand)
+    # is refused first, as the Python backend's worlds refuse it
+    check_position(obs)
     view, p = _view(agent, obs)
     seed(int(agent.rng.integers(2**62)))
     if agent.name == "ismcts":
@@ -237,7 +240,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
             if todo <= 0:
                 break
             d, sims = ismcts(table, *view, p, tree.ints, tree.reward, tree.used, todo, c, moves, width, policy,
-                             epsilon, pt, wp, follow, _exact(agent), bias, agent.widen)
+                             epsilon, pt, wp, follow, _exact(agent), bias, agent.widen, leads)
             done += d
             agent.last_simulations += sims
             if d < todo:
@@ -252,7 +255,7 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
         sample_world(*view, p, world)
         share = iterations * (w + 1) // k if iterations is not None else None
         budget = _Budget(agent, share, start + agent.seconds * (w + 1) / k if agent.seconds is not None else None)
-        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon, pt, wp)
+        more, done = _run_uct(agent, table, world.copy(), budget, done, policy, epsilon, pt, wp, leads)
         rows.append(more)
     agent.last_iterations = done
     return _stats(obs.legal_moves, rows)

@@ -14,15 +14,23 @@ from numba import njit
 from ..analysis.greedy import MAX_Q
 from ..cards import R2
 from ..kernels import POLICIES as POLICY_CODES
-from ..moves.compiled import SCRATCH, is_bomb_kind, meta_kind
+from ..moves.compiled import _NATURAL, SCRATCH, is_bomb_kind, meta_kind
 from ..rules import Kind
-from .draw import random_step
+from .draw import random_step, reply_count, reply_pick
 from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
 
 #: rollout policies by name, as the kernels number them (`ddzlab.kernels.POLICIES`)
 POLICIES = {name: POLICY_CODES.code(name) for name in POLICY_CODES}
 _RANDOM, _HALFSOLO, _WEIGHTS = POLICY_CODES.code("random"), POLICY_CODES.code("halfsolo"), POLICY_CODES.code("weights")
+_GREEDY = POLICY_CODES.code("greedy")
+
+#: slots of a greedy-lead memo (`new_lead_memo`): rows of (hand, cards, meta), one more row
+#: holding the number of hands stored; emptied when half full
+LEAD_MEMO_SLOTS = 1 << 13
+_MEMO_MASK = LEAD_MEMO_SLOTS - 1
+_MEMO_PROBES = 8
+_MIX = -7046029254386353131          # 0x9E3779B97F4A7C15 as an int64: spreads a hand's bits
 
 _BELOW_2 = sum(1 << (4 * r) for r in range(R2))
 _BELOW_2_ALL = _BELOW_2 * 15
@@ -107,6 +115,83 @@ def greedy_index(st, oc, om, n):
     return n - 1 if best < 0 else best
 
 
+def new_lead_memo() -> np.ndarray:
+    """An empty greedy-lead memo for `rollout` (`LEAD_MEMO_SLOTS` rows and a count row).
+
+    Leading, the greedy policy's move depends on the hand alone (`greedy_index`: the move
+    that empties the hand, else the first best Q of the lead list, a function of the hand
+    and the rules), so a search remembers it per hand for one rules table: in a search's
+    greedy rollouts about half the leads are of a hand led before. Its rows never change a
+    choice, only skip recomputing it; a memo must not be shared between rules tables."""
+    memo = np.full((LEAD_MEMO_SLOTS + 1, 3), -1, dtype=np.int64)
+    memo[LEAD_MEMO_SLOTS, 0] = 0
+    return memo
+
+
+@njit(cache=True, inline="always")
+def _greedy_lead(t, st, hand, oc, om, sc, memo):
+    """(cards, meta) of the greedy lead of ``hand`` (the seat to act's, leading): from
+    ``memo`` when stored, else listed and chosen by `greedy_index`, then stored."""
+    h = (((hand ^ (hand >> 29)) * _MIX) >> 40) & _MEMO_MASK
+    free = -1
+    for probe in range(_MEMO_PROBES):
+        j = (h + probe) & _MEMO_MASK
+        key = memo[j, 0]
+        if key == hand:
+            return memo[j, 1], memo[j, 2]
+        if key < 0:
+            free = j
+            break
+    n = legal(t, st, oc, om, sc)
+    i = greedy_index(st, oc, om, n)
+    count = memo[LEAD_MEMO_SLOTS, 0]
+    if count >= LEAD_MEMO_SLOTS // 2:             # half full: start again (probes stay short)
+        memo[:LEAD_MEMO_SLOTS, 0] = -1
+        memo[LEAD_MEMO_SLOTS, 0] = 0
+        free = h
+    if free >= 0:
+        memo[free, 0] = hand
+        memo[free, 1] = oc[i]
+        memo[free, 2] = om[i]
+        memo[LEAD_MEMO_SLOTS, 0] += 1
+    return oc[i], om[i]
+
+
+@njit(cache=True, inline="always")
+def _greedy_unit_reply(t, st, hand, meta):
+    """(cards, meta) of `greedy_index`'s reply to a unit ``meta`` (solo, pair, trio, bomb) of
+    the natural ``hand`` of the seat to act, worked out on `ddzlab.search.draw.reply_pick`'s
+    list without writing it; (-1, -1) when that list does not apply (list the replies then).
+    The same steps as `greedy_index`: the move that empties the hand, the partner's pass,
+    then the first best Q, bombs only against a threat."""
+    n = reply_count(t, hand, meta)
+    if n == 0:
+        return -1, -1
+    for i in range(n - 1):                  # the pass is last
+        cards, m = reply_pick(t, hand, meta, i)
+        if cards == hand:
+            return cards, m
+    s = st[S_TO_ACT]
+    lord, last = st[S_LORD], st[S_LAST_SEAT]
+    if lord >= 0 and s != lord and last != lord:
+        return 0, 0
+    threat = st[S_SIZE + last] <= 4
+    best_c, best_m, best_q = 0, 0, 0
+    found = False
+    most = next_play_size(hand)
+    for i in range(n - 1):
+        cards, m = reply_pick(t, hand, meta, i)
+        if not threat and is_bomb_kind(meta_kind(m)):
+            continue
+        size = size_of(cards)
+        if found and size + most <= best_q:
+            continue
+        q = q_cards(hand, cards, size)
+        if not found or q > best_q:
+            best_c, best_m, best_q, found = cards, m, q, True
+    return best_c, best_m
+
+
 @njit(cache=True)
 def halfsolo_index(om, n, over):
     """`ddzlab.agents.mcts.HalfSoloRollout`'s draw: with more than ``over`` moves, half the
@@ -161,15 +246,37 @@ def choose(t, st, oc, om, n, policy, epsilon, pt, w):
 
 
 @njit(cache=True)
-def rollout(t, st, policy, epsilon, oc, om, pt, w):
+def rollout(t, st, policy, epsilon, oc, om, pt, w, memo=None):
     """Play ``st`` to the end by ``policy``; returns the number of moves played. The random
     policy steps by `ddzlab.search.draw.random_step` (the same draws and moves as `choose`
-    on the listed moves)."""
+    on the listed moves); the greedy policy, given a ``memo`` (`new_lead_memo`), takes its
+    leads from it, its replies to a unit from `_greedy_unit_reply` and its exploring steps
+    from `random_step`: the same draws and moves again."""
     steps = 0
     sc = np.empty(SCRATCH, dtype=np.int64)
     if policy == _RANDOM:                   # the same draws, most moves picked without a list
         while st[S_WINNER] < 0:
             random_step(t, st, oc, om, sc)
+            steps += 1
+        return steps
+    if memo is not None and policy == _GREEDY:
+        while st[S_WINNER] < 0:
+            if np.random.random() < epsilon:        # `choose`'s draw, then its uniform pick
+                random_step(t, st, oc, om, sc)
+            else:
+                hand = st[S_HAND + st[S_TO_ACT]]
+                last = st[S_LAST_META]
+                if last < 0:
+                    cards, meta = _greedy_lead(t, st, hand, oc, om, sc, memo)
+                elif hand & _NATURAL == hand:
+                    cards, meta = _greedy_unit_reply(t, st, hand, last)
+                else:
+                    cards = meta = -1
+                if cards < 0:
+                    n = legal(t, st, oc, om, sc)
+                    i = greedy_index(st, oc, om, n)
+                    cards, meta = oc[i], om[i]
+                play(st, cards, meta)
             steps += 1
         return steps
     while st[S_WINNER] < 0:
@@ -241,5 +348,5 @@ def keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm):
     return k + 1
 
 
-__all__ = ["POLICIES", "next_play_size", "q_cards", "greedy_index", "halfsolo_index", "policy_index", "choose", "rollout",
+__all__ = ["POLICIES", "LEAD_MEMO_SLOTS", "new_lead_memo", "next_play_size", "q_cards", "greedy_index", "halfsolo_index", "policy_index", "choose", "rollout",
            "split_filter", "keep_prior"]

@@ -288,12 +288,13 @@ def _backprop(ints, reward, node, st):
 
 @njit(cache=True)
 def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, width, policy, epsilon, pt, w,
-        follow, exact, bias):
+        follow, exact, bias, leads):
     """Up to ``todo`` UCT iterations on the fixed ``world``; stops early when the arrays
     are nearly full (``pt``, ``w``: the weights rollout's tables, `ddzlab.search.policies.choose`;
     ``follow``: `OTHERS`; ``exact``: `_settle`; ``bias``: the progressive bias towards the
     rollout policy's move; ``follow``, ``exact`` and ``bias`` are None when off, so numba
-    compiles none of their kernels). Returns (iterations done, rollout moves played)."""
+    compiles none of their kernels; ``leads``: the greedy rollouts' memo, `ddzlab.search.policies.new_lead_memo`).
+    Returns (iterations done, rollout moves played)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -367,7 +368,7 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
             node = known if known >= 0 else _new_node(ints, reward, used, node, seat, cards, meta)
         if exact is not None:
             _settle(t, st, me, exact, follow is None or follow == 0.0, memo)
-        sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
+        sims += rollout(t, st, policy, epsilon, oc, om, pt, w, leads)
         _backprop(ints, reward, node, st)
         done += 1
     return done, sims
@@ -375,12 +376,16 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 @njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
-           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact, bias, widen):
+           p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact, bias, widen, leads):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
     `sample_world`; stops early when the node arrays are nearly full (``follow``: `OTHERS`;
     ``exact``: `_settle`; ``bias``: the progressive bias towards the rollout policy's move;
-    ``widen``: progressive widening; ``follow``, ``exact``, ``bias``: None when off, as in `uct`).
-    Returns (iterations done, rollout moves played)."""
+    ``widen``: progressive widening; ``follow``, ``exact``, ``bias``: None when off, as in `uct`;
+    ``leads``: as in `uct`). Returns (iterations done, rollout moves played).
+
+    The root's moves, its policy move and which of them have children are worked out once
+    a call: every world shares the searcher's hand and the public state, the moves' inputs
+    (`_moves`, `_prior_move` read only the seat to act's hand and public facts)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -392,6 +397,11 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     if exact is not None:                          # None: never (nothing of the solver compiled)
         memo = new_memo()
     done = sims = 0
+    root_fc = np.empty(MAX_MOVES, dtype=np.int64)  # the root's moves: the filter's, then the
+    root_fm = np.empty(MAX_MOVES, dtype=np.int64)  # ones it left out (widening's), in legal order
+    root_kid = np.empty(MAX_MOVES, dtype=np.int64)  # each one's child (-1: untried)
+    root_k = root_all = -1                          # how many the filter keeps / in all (-1: not yet)
+    root_pc = root_pm = -1
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
                      cum, p, st)
@@ -404,24 +414,36 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                     break
                 continue
             extra = int(ints[node, N_VISITS] ** widen) if widen > 0.0 else 0
-            n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra)
+            at_root = node == 0
+            if at_root:
+                if root_k < 0:
+                    root_k = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, 0)
+                    root_all = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, MAX_MOVES)
+                    if bias is not None and bias > 0.0:
+                        root_pc, root_pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
+                    for i in range(root_all):
+                        root_kid[i] = _child(ints, node, root_fc[i], root_fm[i])
+                n = min(root_k + extra, root_all)
+                for i in range(n):
+                    fc[i] = root_fc[i]
+                    fm[i] = root_fm[i]
+                    kid[i] = root_kid[i]
+            else:
+                n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra)
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
             pc = pm = -1
             if bias is not None and bias > 0.0:
-                pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
+                if at_root:
+                    pc, pm = root_pc, root_pm
+                else:
+                    pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             untried = 0
             first = -1
             for i in range(n):
-                found = -1
-                ch = ints[node, N_FIRST]
-                while ch >= 0:
-                    if ints[ch, N_CARDS] == fc[i] and ints[ch, N_META] == fm[i]:
-                        found = ch
-                        break
-                    ch = ints[ch, N_NEXT]
-                kid[i] = found
-                if found < 0:
+                if not at_root:
+                    kid[i] = _child(ints, node, fc[i], fm[i])
+                if kid[i] < 0:
                     untried += 1
                     if fc[i] == pc and fm[i] == pm:
                         first = i
@@ -432,7 +454,10 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                         if want == 0:
                             seat = st[S_TO_ACT]
                             play(st, fc[i], fm[i])
-                            node = _new_node(ints, reward, used, node, seat, fc[i], fm[i])
+                            parent = node
+                            node = _new_node(ints, reward, used, parent, seat, fc[i], fm[i])
+                            if at_root:
+                                root_kid[i] = node
                             break
                         want -= 1
                 break
@@ -452,7 +477,7 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
             play(st, ints[node, N_CARDS], ints[node, N_META])
         if exact is not None:
             _settle(t, st, me, exact, follow is None or follow == 0.0, memo)
-        sims += rollout(t, st, policy, epsilon, oc, om, pt, w)
+        sims += rollout(t, st, policy, epsilon, oc, om, pt, w, leads)
         _backprop(ints, reward, node, st)
         done += 1
     return done, sims

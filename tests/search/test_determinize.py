@@ -366,3 +366,71 @@ def test_a_pool_is_not_reused_for_another_game_that_looks_the_same_to_the_seat()
     for i in range(8):
         guess = g.guess(b, np.random.default_rng(i))
         assert sum(guess.values()) == b.unseen.bits
+
+
+def _corrupted(obs, how: int, rng: np.random.Generator):
+    """``obs`` with one fact made impossible (or, by chance, still possible): a card moved
+    between the hand and the unseen cards, a seat's card count changed, a move's seat
+    changed, a played card added."""
+    import dataclasses
+    deck = obs.rules.deck
+    if how == 0 and obs.hand.bits:                           # a card of the hand dropped
+        r = int(rng.choice([r for r in range(15) if (obs.hand.bits >> (4 * r)) & 15]))
+        return dataclasses.replace(obs, hand=Hand.from_bits(obs.hand.bits - (1 << (4 * r))))
+    if how == 1:                                             # an unseen card added to the hand
+        spare = deck - obs.hand.bits - sum(obs.played_bits)
+        ranks = [r for r in range(16) if (spare >> (4 * r)) & 15]
+        if ranks:
+            r = int(rng.choice(ranks))
+            return dataclasses.replace(obs, hand=Hand.from_bits(obs.hand.bits + (1 << (4 * r))))
+    if how == 2:                                             # a seat's count off by one
+        s = int(rng.integers(obs.players))
+        left = list(obs.cards_left)
+        left[s] += int(rng.choice([-1, 1]))
+        return dataclasses.replace(obs, cards_left=tuple(left))
+    if how == 3 and obs.history:                             # a move made by another seat
+        i = int(rng.integers(len(obs.history)))
+        seat, move = obs.history[i]
+        history = list(obs.history)
+        history[i] = ((seat + 1) % obs.players, move)
+        return dataclasses.replace(obs, history=tuple(history))
+    return obs
+
+
+@settings(max_examples=80, deadline=None)
+@given(setup=st.integers(0, len(SETUPS) - 1), seed=st.integers(0, 2**32 - 1),
+       steps=st.integers(0, 60), seat=st.integers(0, 2), how=st.integers(0, 4))
+def test_check_position_refuses_exactly_what_determinize_refuses(setup, seed, steps, seat, how):
+    """`check_position` (the compiled searches' check) and `determinize` (a world dealt by
+    the uniform guesser) agree on every observation: a true one and one with a fact changed."""
+    from ddzlab.determinize import check_position
+    game = random_point(setup, seed, steps)
+    obs = game.observation(seat % game.players)
+    check_position(obs)                                      # a true observation passes
+    bad = _corrupted(obs, how, np.random.default_rng(seed))
+    try:
+        determinize(bad, rng=seed)
+        expected = None
+    except ValueError as e:
+        expected = type(e)
+    if expected is None:
+        check_position(bad)
+    else:
+        with pytest.raises(expected):
+            check_position(bad)
+
+
+def test_a_landlord_hand_one_card_short_is_refused_by_both_backends():
+    """The compiled search refuses a position no game reaches, as the Python one does."""
+    import dataclasses
+    from ddzlab.agents import make_agent
+    game = Game(generate_deals(1, seed=4)[0], landlord=0)
+    obs = game.observation(0)
+    short = dataclasses.replace(obs, hand=Hand.from_bits(obs.hand.bits - (obs.hand.bits & -obs.hand.bits)))
+    refused = []
+    for backend in ("python", "numba"):
+        agent = make_agent("ismcts:iterations=20", seed=1, backend=backend)
+        with pytest.raises(ValueError, match="16 cards") as e:
+            agent.play(short)
+        refused.append(type(e.value))
+    assert refused[0] is refused[1]

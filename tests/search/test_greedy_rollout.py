@@ -1,0 +1,138 @@
+"""The searches' greedy rollout (leads from a memo, replies to a unit off the masks) and the
+ISMCTS root worked out once a call, against their definitions.
+
+The greedy policy's move is `greedy_choice` (the Python agent) on the legal list; the rollout
+the searches run must play it at every step, and draw exactly as the rollout that lists
+every step's moves (`ddzlab.search.policies.choose`), so a seeded search plays the same games.
+tests/compiled_check.py compares whole rollouts with the Python `GreedyRollout` on 100,000
+positions a rule set; here, the parts one at a time.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ddzlab.agents import make_agent
+from ddzlab.agents import mcts_compiled
+from ddzlab.agents.greedy import greedy_choice
+from ddzlab.agents.mcts import split_filter
+from ddzlab.deals import generate_deals
+from ddzlab.game import Game
+from ddzlab.moves import Move
+from ddzlab.moves.compiled import MAX_MOVES, _NATURAL, core_table, encode
+from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD, Kind
+from ddzlab.search.policies import LEAD_MEMO_SLOTS, POLICIES, _greedy_unit_reply, new_lead_memo, rollout
+from ddzlab.search.state import from_game
+from ddzlab.search.tree import seed as seed_core
+from ddzlab.search.weights import stand_in
+
+from conftest import random_position
+
+UNITS = {Kind.SOLO, Kind.PAIR, Kind.TRIO, Kind.BOMB}
+
+
+def _facts(game: Game) -> tuple[bool, bool]:
+    """(partner, threat) of the seat to act, as the rollout's greedy policy reads them: the
+    move to beat is its partner's (two farmers), its player has at most 4 cards left."""
+    s, last, lord = game.to_act, game.last_seat, game.landlord
+    partner = lord is not None and s != lord and last != lord
+    return partner, game.sizes[last] <= 4
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI, HOMEWORK, WILDCARD], ids=lambda r: r.name)
+def test_a_reply_to_a_unit_is_greedys_choice(rules):
+    """At every reply of random games by a hand without F, `_greedy_unit_reply` gives
+    `greedy_choice`'s move on the game's legal list to a unit, or says to list the replies
+    (-1, -1) to any other move; both kinds of positions occur, with partners and threats."""
+    t = core_table(rules)
+    rng = np.random.default_rng(5)
+    seen = {"unit": 0, "listed": 0, "partner": 0, "threat": 0}
+    for deal in generate_deals(40, seed=9, rules=rules):
+        game = Game(deal, rules=rules, landlord=0)
+        while not game.is_over:
+            legal = game.legal_moves()
+            hand = game.hands[game.to_act]
+            if game.last_move is not None and hand & _NATURAL == hand:        # F: the rollout lists
+                got = _greedy_unit_reply(t, from_game(game), hand, encode(game.last_move)[1])
+                if game.last_move.kind in UNITS:
+                    partner, threat = _facts(game)
+                    want = greedy_choice(hand, legal, True, partner, threat)
+                    assert tuple(int(x) for x in got) == encode(want), (game.actions, want)
+                    seen["unit"] += 1
+                    seen["partner"] += partner
+                    seen["threat"] += threat
+                else:
+                    assert tuple(got) == (-1, -1)
+                    seen["listed"] += 1
+            game.push(legal[int(rng.integers(len(legal)))])
+    assert seen["unit"] > 300 and seen["listed"] > 20 and seen["partner"] > 20 and seen["threat"] > 20, seen
+
+
+@pytest.mark.parametrize("rules", [STANDARD, HOMEWORK, WILDCARD], ids=lambda r: r.name)
+@pytest.mark.parametrize("epsilon", [0.0, 0.3])
+def test_the_searches_greedy_rollout_plays_and_draws_as_the_listing_one(rules, epsilon):
+    """From the same states and seeds, the rollout with a lead memo ends in the same state
+    after the same number of moves as the one that lists every step (its exploring steps
+    draw the same numbers); one memo serves every rollout, so later ones read leads stored by
+    earlier ones."""
+    t = core_table(rules)
+    pt, w = stand_in(rules)
+    memo = new_lead_memo()
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    for i in range(60):
+        start = from_game(random_position(rules, i, i % 25))
+        ends = []
+        for leads in (None, memo):
+            st = start.copy()
+            seed_core(i)
+            steps = rollout(t, st, POLICIES["greedy"], epsilon, oc, om, pt, w, leads)
+            ends.append((steps, st.tolist()))
+        assert ends[0] == ends[1], i
+    assert memo[LEAD_MEMO_SLOTS, 0] > 0
+
+
+def test_a_full_lead_memo_starts_again_and_stays_right():
+    """Past half its slots the memo is emptied and filled anew; rollouts across the restart
+    still play the listing rollout's games, and the count never passes half."""
+    rules = STANDARD
+    t = core_table(rules)
+    pt, w = stand_in(rules)
+    memo = new_lead_memo()
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    counts = []
+    for i, deal in enumerate(generate_deals(900, seed=21)):
+        start = from_game(Game(deal, landlord=i % 3))
+        a, b = start.copy(), start.copy()
+        seed_core(i)
+        rollout(t, a, POLICIES["greedy"], 0.1, oc, om, pt, w)
+        seed_core(i)
+        rollout(t, b, POLICIES["greedy"], 0.1, oc, om, pt, w, memo)
+        assert a.tolist() == b.tolist(), i
+        counts.append(int(memo[LEAD_MEMO_SLOTS, 0]))
+    assert max(counts) <= LEAD_MEMO_SLOTS // 2
+    assert any(later < earlier for earlier, later in zip(counts, counts[1:]))       # it restarted
+    kept = memo[:LEAD_MEMO_SLOTS]
+    assert int((kept[:, 0] >= 0).sum()) == counts[-1]                                 # the count is true
+
+
+@pytest.mark.parametrize("widen", [0.0, 0.5])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_ismcts_root_has_one_child_per_move_of_its_filter(widen, seed):
+    """Every ISMCTS iteration passes through one child of the root, and the root's moves are
+    the same in every world (the searcher's hand and the public facts): the children's
+    visits add up to the iterations, and the children are the split filter's moves (each
+    once), plus with widening the first floor((N - 1) ** widen) moves it left out, in legal
+    order, N the iterations (the root has N - 1 visits at the last one)."""
+    game = Game(generate_deals(1, seed=seed)[0], landlord=0)
+    obs = game.observation(0)
+    n = 300
+    agent = make_agent(f"ismcts:iterations={n},widen={widen}", seed=seed, backend="numba")
+    stats = mcts_compiled.search(agent, obs, None, n)
+    assert sum(v for v, _ in stats.values()) == n
+    legal = list(obs.legal_moves)
+    kept = split_filter(game, legal, agent.width)
+    left_out = [m for m in legal if m not in kept]
+    extra = int((n - 1) ** widen) if widen else 0
+    assert len(kept) < n and len(left_out) > extra
+    assert set(stats) == set(kept) | set(left_out[:extra])
+    assert all(isinstance(m, Move) for m in stats)
