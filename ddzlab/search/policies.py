@@ -30,7 +30,7 @@ _GREEDY = POLICY_CODES.code("greedy")
 LEAD_MEMO_SLOTS = 1 << 13
 _MEMO_MASK = LEAD_MEMO_SLOTS - 1
 _MEMO_PROBES = 8
-_MIX = -7046029254386353131          # 0x9E3779B97F4A7C15 as an int64: spreads a hand's bits
+_MIX = 0x9E3779B1        # spreads a hand's bits: 31 bits of it times 32 bits never overflow an int64
 
 _BELOW_2 = sum(1 << (4 * r) for r in range(R2))
 _BELOW_2_ALL = _BELOW_2 * 15
@@ -132,7 +132,7 @@ def new_lead_memo() -> np.ndarray:
 def _greedy_lead(t, st, hand, oc, om, sc, memo):
     """(cards, meta) of the greedy lead of ``hand`` (the seat to act's, leading): from
     ``memo`` when stored, else listed and chosen by `greedy_index`, then stored."""
-    h = (((hand ^ (hand >> 29)) * _MIX) >> 40) & _MEMO_MASK
+    h = ((((hand ^ (hand >> 31)) & 0x7FFFFFFF) * _MIX) >> 30) & _MEMO_MASK
     free = -1
     for probe in range(_MEMO_PROBES):
         j = (h + probe) & _MEMO_MASK
