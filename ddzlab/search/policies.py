@@ -129,32 +129,33 @@ def new_lead_memo() -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _greedy_lead(t, st, hand, oc, om, sc, memo):
-    """(cards, meta) of the greedy lead of ``hand`` (the seat to act's, leading): from
-    ``memo`` when stored, else listed and chosen by `greedy_index`, then stored."""
+def _memo_find(memo, hand):
+    """(cards, meta, -1) of ``hand``'s greedy lead stored in ``memo``, or (-1, -1, slot) when
+    it is not there: ``slot`` is where `_memo_store` puts it (-1: nowhere free nearby)."""
     h = ((((hand ^ (hand >> 31)) & 0x7FFFFFFF) * _MIX) >> 30) & _MEMO_MASK
-    free = -1
     for probe in range(_MEMO_PROBES):
         j = (h + probe) & _MEMO_MASK
         key = memo[j, 0]
         if key == hand:
-            return memo[j, 1], memo[j, 2]
+            return memo[j, 1], memo[j, 2], -1
         if key < 0:
-            free = j
-            break
-    n = legal(t, st, oc, om, sc)
-    i = greedy_index(st, oc, om, n)
-    count = memo[LEAD_MEMO_SLOTS, 0]
-    if count >= LEAD_MEMO_SLOTS // 2:             # half full: start again (probes stay short)
+            return -1, -1, j
+    return -1, -1, -1
+
+
+@njit(cache=True, inline="always")
+def _memo_store(memo, slot, hand, cards, meta):
+    """Store ``hand``'s greedy lead at ``slot`` (`_memo_find`'s); a memo half full starts again,
+    so its probes stay short."""
+    if memo[LEAD_MEMO_SLOTS, 0] >= LEAD_MEMO_SLOTS // 2:
         memo[:LEAD_MEMO_SLOTS, 0] = -1
         memo[LEAD_MEMO_SLOTS, 0] = 0
-        free = h
-    if free >= 0:
-        memo[free, 0] = hand
-        memo[free, 1] = oc[i]
-        memo[free, 2] = om[i]
+        slot = ((((hand ^ (hand >> 31)) & 0x7FFFFFFF) * _MIX) >> 30) & _MEMO_MASK
+    if slot >= 0:
+        memo[slot, 0] = hand
+        memo[slot, 1] = cards
+        memo[slot, 2] = meta
         memo[LEAD_MEMO_SLOTS, 0] += 1
-    return oc[i], om[i]
 
 
 @njit(cache=True, inline="always")
@@ -162,26 +163,24 @@ def _greedy_unit_reply(t, st, hand, meta):
     """(cards, meta) of `greedy_index`'s reply to a unit ``meta`` (solo, pair, trio, bomb) of
     the natural ``hand`` of the seat to act, worked out on `ddzlab.search.draw.reply_pick`'s
     list without writing it; (-1, -1) when that list does not apply (list the replies then).
-    The same steps as `greedy_index`: the move that empties the hand, the partner's pass,
-    then the first best Q, bombs only against a threat."""
+    The same choice as `greedy_index`: the move that empties the hand, else the partner's
+    pass, else the first best Q, bombs only against a threat (one walk of the list, which
+    inlines `reply_pick` once)."""
     n = reply_count(t, hand, meta)
     if n == 0:
         return -1, -1
-    for i in range(n - 1):                  # the pass is last
-        cards, m = reply_pick(t, hand, meta, i)
-        if cards == hand:
-            return cards, m
     s = st[S_TO_ACT]
     lord, last = st[S_LORD], st[S_LAST_SEAT]
-    if lord >= 0 and s != lord and last != lord:
-        return 0, 0
+    partner = lord >= 0 and s != lord and last != lord
     threat = st[S_SIZE + last] <= 4
     best_c, best_m, best_q = 0, 0, 0
     found = False
     most = next_play_size(hand)
-    for i in range(n - 1):
+    for i in range(n - 1):                  # the pass is last
         cards, m = reply_pick(t, hand, meta, i)
-        if not threat and is_bomb_kind(meta_kind(m)):
+        if cards == hand:
+            return cards, m
+        if partner or (not threat and is_bomb_kind(meta_kind(m))):
             continue
         size = size_of(cards)
         if found and size + most <= best_q:
@@ -254,29 +253,32 @@ def rollout(t, st, policy, epsilon, oc, om, pt, w, memo=None):
     from `random_step`: the same draws and moves again."""
     steps = 0
     sc = np.empty(SCRATCH, dtype=np.int64)
-    if policy == _RANDOM:                   # the same draws, most moves picked without a list
-        while st[S_WINNER] < 0:
-            random_step(t, st, oc, om, sc)
-            steps += 1
-        return steps
-    if memo is not None and policy == _GREEDY:
-        while st[S_WINNER] < 0:
-            if np.random.random() < epsilon:        # `choose`'s draw, then its uniform pick
+    if memo is None:                        # (numba compiles one branch per memo's type)
+        if policy == _RANDOM:               # the same draws, most moves picked without a list
+            while st[S_WINNER] < 0:
                 random_step(t, st, oc, om, sc)
-            else:
-                hand = st[S_HAND + st[S_TO_ACT]]
-                last = st[S_LAST_META]
+                steps += 1
+            return steps
+    elif policy == _RANDOM or policy == _GREEDY:
+        while st[S_WINNER] < 0:
+            if policy == _RANDOM or np.random.random() < epsilon:    # greedy: `choose`'s draw, then its pick
+                random_step(t, st, oc, om, sc)
+                steps += 1
+                continue
+            hand = st[S_HAND + st[S_TO_ACT]]
+            last = st[S_LAST_META]
+            cards = meta = slot = -1
+            if last < 0:
+                cards, meta, slot = _memo_find(memo, hand)
+            elif hand & _NATURAL == hand:
+                cards, meta = _greedy_unit_reply(t, st, hand, last)
+            if cards < 0:                           # listed: a lead not stored, another reply
+                n = legal(t, st, oc, om, sc)
+                i = greedy_index(st, oc, om, n)
+                cards, meta = oc[i], om[i]
                 if last < 0:
-                    cards, meta = _greedy_lead(t, st, hand, oc, om, sc, memo)
-                elif hand & _NATURAL == hand:
-                    cards, meta = _greedy_unit_reply(t, st, hand, last)
-                else:
-                    cards = meta = -1
-                if cards < 0:
-                    n = legal(t, st, oc, om, sc)
-                    i = greedy_index(st, oc, om, n)
-                    cards, meta = oc[i], om[i]
-                play(st, cards, meta)
+                    _memo_store(memo, slot, hand, cards, meta)
+            play(st, cards, meta)
             steps += 1
         return steps
     while st[S_WINNER] < 0:

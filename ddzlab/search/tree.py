@@ -417,8 +417,9 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
             at_root = node == 0
             if at_root:
                 if root_k < 0:
-                    root_k = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, 0)
-                    root_all = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, MAX_MOVES)
+                    none, every = np.int64(0), np.int64(MAX_MOVES)     # typed: as `extra`, one `_moves` compiled
+                    root_k = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, none)
+                    root_all = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, every)
                     if bias is not None and bias > 0.0:
                         root_pc, root_pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
                     for i in range(root_all):
