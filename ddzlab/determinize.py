@@ -38,7 +38,7 @@ True
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional, Protocol, Sequence, Union, runtime_checkable
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, Union, runtime_checkable
 
 import numpy as np
 
@@ -389,7 +389,7 @@ def _resume_args(obs: Observation) -> dict:
     return dict(rules=obs.rules, landlord=fixed, first_bidder=first, players=obs.players)
 
 
-def rebuild(obs: Observation, hidden: dict[int, int], seed: SeedLike = None,
+def rebuild(obs: Observation, hidden: Mapping[int, int], seed: SeedLike = None,
             check: bool = False) -> Game:
     """The `Game` at ``obs``'s point in which the holders hold ``hidden`` (packed cards per
     holder of `hidden_sizes`), plus the cards `known_cards` places.
@@ -431,7 +431,7 @@ def rebuild(obs: Observation, hidden: dict[int, int], seed: SeedLike = None,
     return Game.resume(deal, obs.history, obs.bids, seed=seed, check=check, **_resume_args(obs))
 
 
-def start_of_play(obs: Observation, hidden: dict[int, int]) -> Game:
+def start_of_play(obs: Observation, hidden: Mapping[int, int]) -> Game:
     """The game of ``obs`` at the start of the card play (after the bidding), had the holders
     held ``hidden`` (as `rebuild` takes it): the position its history is replayed from."""
     world = rebuild(obs, hidden, seed=0)

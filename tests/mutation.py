@@ -102,6 +102,9 @@ SELECTION.update({
     "env/single": _ENV,
     "env/aec": _ENV,
 })
+_COMPILED = "tests/search/test_compiled.py::"
+_CHECK = [_COMPILED + "test_core_equals_python_on_random_positions[mini]",
+          _COMPILED + "test_core_equals_python_on_random_positions[homework]"]
 #: the numba kernels (run with the JIT off, through `LAUNCH`) -> the test files that exercise them
 KERNELS: dict[str, list[str]] = {
     "search/draw": ["tests/search/test_draw.py"],
@@ -117,11 +120,21 @@ KERNELS: dict[str, list[str]] = {
                     "tests/agents/test_mcts_opponents.py::test_opponent_nodes_hold_only_the_policy_move",
                     "tests/agents/test_mcts_opponents.py::test_mixed_opponents_keep_one_child_per_move",
                     "tests/agents/test_mcts_opponents.py::test_backup_credits_the_side_of_each_move"],
-    # the equality check (tests/compiled_check.py, 1,500 positions of two rule sets) and the compiled tests
-    "search/state": ["tests/search/test_compiled.py", "tests/search/test_kernels.py"],
-    "search/policies": ["tests/search/test_compiled.py"],
-    "search/power": ["tests/agents/test_weights_compiled.py", "tests/search/test_compiled.py"],
-    "search/weights": ["tests/agents/test_weights_compiled.py", "tests/search/test_compiled.py"],
+    # the equality check (tests/compiled_check.py, 1,500 positions) of the mini and homework rule sets
+    # (3 and 8 s with the JIT off; the standard and wildcard checks, 22 s more, and the searches of
+    # tests/search/test_compiled.py run the same kernels) and the tests that call these kernels by name
+    "search/state": [*_CHECK, _COMPILED + "test_the_core_state_refuses_a_game_still_bidding",
+                     "tests/search/test_kernels.py", "tests/agents/test_weights_compiled.py"],
+    "search/policies": [*_CHECK, *(_COMPILED + t for t in (
+        "test_greedy_rollout_bombs_only_a_player_down_to_four_cards",
+        "test_split_filter_ranks_the_play_that_empties_the_hand_first",
+        "test_the_core_numbers_every_move_filter_of_the_agents",
+        "test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_a_move",
+        "test_rollout_steps_draw_as_their_definition[halfsolo-standard]",
+        "test_rollout_steps_draw_as_their_definition[random-standard]",
+        "test_rollout_steps_draw_as_their_definition[random-wildcard]"))],
+    "search/power": ["tests/agents/test_weights_compiled.py", *_CHECK],
+    "search/weights": ["tests/agents/test_weights_compiled.py", *_CHECK],
 }
 SELECTION.update(KERNELS)
 #: mutmut's command line, started so that it also mutates a function decorated ``@njit``

@@ -105,7 +105,7 @@ import random
 import re
 import time
 import warnings
-from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Union
+from typing import TYPE_CHECKING, Callable, ClassVar, Optional, Sequence, Union
 
 import numpy as np
 
@@ -126,6 +126,8 @@ from .greedy import GreedyAgent, greedy_choice
 from .smallest import SmallestAgent
 
 if TYPE_CHECKING:
+    from ..search import Tree
+    from .weights import WeightsAgent
     from .weights_compiled import WeightsCore
 
 #: iterations per move by default on the Python backend: a move stays under 0.25 s of CPU
@@ -186,7 +188,7 @@ def make_guesser(spec: Union[str, Guesser, None]) -> Guesser:
     return spec
 
 
-def greedy_likelihoods(obs: Observation, deals: list[dict[int, int]], scored: set[int],
+def greedy_likelihoods(obs: Observation, deals: Sequence[dict[int, int]], scored: set[int],
                        eps: float) -> Optional[np.ndarray]:
     """`PolicyGuesser.log_likelihood` of the greedy agent for a pool of candidate deals on
     the compiled core (`ddzlab.search.likelihood`: the same numbers, about 100x faster);
@@ -203,7 +205,9 @@ def greedy_likelihoods(obs: Observation, deals: list[dict[int, int]], scored: se
 def split_filter(game: Game, legal: list[Move], width: int) -> list[Move]:
     """The seed's pruning: the ``width`` best moves by greedy-split Q, every move that
     empties the hand, and pass (kept last)."""
-    hand = game.hands[game.to_act]
+    s = game.to_act
+    assert s is not None                    # (a seat while the game is in play)
+    hand = game.hands[s]
     plays = [m for m in legal if not m.is_pass]
     if len(plays) <= width:
         return legal
@@ -223,6 +227,7 @@ def _following_facts(game: Game) -> tuple[bool, bool, bool]:
     lord = game.landlord
     s = game.to_act
     partner = lord is not None and s != lord and last != lord
+    assert last is not None                 # (the seat of the move to beat)
     return True, partner, game.sizes[last] <= 4
 
 
@@ -308,7 +313,9 @@ class GreedyRollout(Rollout):
 
     def prior(self, game: Game, legal: list[Move]) -> Move:
         following, partner, threat = _following_facts(game)
-        hand = game.hands[game.to_act]
+        s = game.to_act
+        assert s is not None
+        hand = game.hands[s]
         last = game.last_move
         key = (hand, last, partner, threat)
         move = self._cache.get(key)
@@ -329,8 +336,8 @@ class WeightsRollout(Rollout):
 
     def __init__(self, epsilon: float = 0.1) -> None:
         self.epsilon = epsilon
-        self._agent = None
-        self._core = None
+        self._agent: Optional[WeightsAgent] = None
+        self._core: Optional[WeightsCore] = None
 
     def choose(self, game: Game, legal: list[Move], rng: random.Random) -> Move:
         if rng.random() < self.epsilon:
@@ -341,7 +348,9 @@ class WeightsRollout(Rollout):
         if self._agent is None:
             from .weights import WeightsAgent
             self._agent = WeightsAgent()
-        return self._agent.play(game.observation(game.to_act))
+        s = game.to_act
+        assert s is not None
+        return self._agent.play(game.observation(s))
 
     def core(self) -> "WeightsCore":
         """The compiled twin (`WeightsCore`, with its memo of hand powers), built on first use."""
@@ -481,7 +490,7 @@ class _Search(SmallestAgent):
             iterations = DEFAULT_ITERATIONS
         if iterations is None and seconds is None:
             raise MCTSConfigError("give a budget: iterations, seconds or both")
-        if iterations is not None and not (_whole(iterations) and iterations >= 1):
+        if iterations is not None and not (_whole(iterations) and int(iterations) >= 1):
             raise MCTSConfigError(f"iterations={iterations!r}: a whole number, at least 1")
         if seconds is not None and not (_number(seconds) and 0 < seconds < math.inf):
             raise MCTSConfigError(f"seconds={seconds!r}: must be a positive number")
@@ -489,7 +498,7 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"c={c!r}: the exploration constant is a number >= 0")
         if moves not in MOVE_FILTERS:
             raise MCTSConfigError(f"unknown move filter {moves!r}: {', '.join(MOVE_FILTERS)}")
-        if not (isinstance(others, str) and others in OTHERS or _number(others) and 0 < others < 1):
+        if not (isinstance(others, str) and others in OTHERS or _number(others) and 0 < float(others) < 1):
             raise MCTSConfigError(f"unknown others={others!r}: {', '.join(OTHERS)} or the probability "
                                   "(strictly between 0 and 1) of drawing an opponent's move from the policy")
         if not (_whole(exact) and 0 <= exact <= MAX_ENDGAME_CARDS):
@@ -506,7 +515,9 @@ class _Search(SmallestAgent):
             raise MCTSConfigError(f"widen={widen!r} widens a move filter: moves=all has none")
         if not (_whole(width) and width >= 1):       # 0 left a node without moves: the search hung
             raise MCTSConfigError(f"width={width!r}: the split filter keeps a whole number >= 1 of moves")
-        self.iterations, self.seconds, self.c = iterations, seconds, c
+        #: the iteration cap (None: the time budget alone)
+        self.iterations: Optional[int] = None if iterations is None else int(iterations)
+        self.seconds, self.c = seconds, c
         self.guesser = make_guesser(guesser)
         see = getattr(self.guesser, "see", None)
         if see is not None:               # an oracle guesser is shown the true game
@@ -531,8 +542,10 @@ class _Search(SmallestAgent):
         self.backend_asked = backend
         self.backend = resolve_backend(backend)
         self.last_backend: Optional[str] = None   # the backend that ran the last search
-        self.core_tree = None             # the compiled backend's tree arrays, reused (`mcts_compiled`)
-        self.core_plan = None             # and its plan and kernel inputs, kept (`mcts_compiled.plan`)
+        self.core_tree: Optional[Tree] = None   # the compiled backend's tree arrays, reused (`mcts_compiled`)
+        #: and its plan and kernel inputs, kept (`mcts_compiled.plan`): (rules, rollout, guesser), why it
+        #: cannot run (None: it can), (rules, kernel inputs) once built
+        self.core_plan: Optional[tuple[tuple, Optional[str], Optional[tuple]]] = None
 
     def _run_search(self, obs: Observation) -> dict[Move, tuple[int, float]]:
         """The search on this agent's backend: the compiled core when it can play this
@@ -569,7 +582,9 @@ class _Search(SmallestAgent):
         if self.moves == "all" or len(legal) <= self.width:
             return legal
         # the split filter depends only on the hand and the move to beat: memoised per agent
-        key = (game.hands[game.to_act], game.last_move)
+        s = game.to_act
+        assert s is not None
+        key = (game.hands[s], game.last_move)
         kept = self._split_memo.get(key)
         if kept is None:
             if len(self._split_memo) >= 100_000:
@@ -577,7 +592,7 @@ class _Search(SmallestAgent):
             kept = self._split_memo[key] = split_filter(game, legal, self.width)
         if self.moves == "split+policy" and len(kept) < len(legal):
             prior = self.rollout.prior(game, legal)
-            if prior not in kept:
+            if prior is not None and prior not in kept:       # (a policy with a move: checked in __init__)
                 kept = kept[:-1] + [prior, kept[-1]] if kept[-1].is_pass else kept + [prior]
         if extra:
             left_out = set(kept)
@@ -601,6 +616,7 @@ class _Search(SmallestAgent):
         ``game``: (the node reached, whether it is new; a new node ends the descent)."""
         move = self.rollout.choose(game, game.legal_moves(), self.rand)
         seat = game.to_act
+        assert seat is not None
         _pusher()(game, move)
         child = node.children.get(move)
         if child is not None:
@@ -608,7 +624,7 @@ class _Search(SmallestAgent):
         child = node.children[move] = Node(move, node, seat)
         return child, True
 
-    def _settle(self, game: Game, me: int) -> Optional[Game]:
+    def _settle(self, game: Game, me: int) -> Optional[_Decided]:
         """The leaf decided exactly (``exact``: `ddzlab.search.tree._settle`'s rule, with the
         Python solver): a finished stand-in game whose winner is the side that wins with
         perfect play, or None (too many cards, no answer within the budget, or a loss that
@@ -616,17 +632,18 @@ class _Search(SmallestAgent):
         if not self.exact or game.phase is not Phase.PLAY or sum(game.sizes) > self.exact:
             return None
         lord = 0 if game.landlord is None else game.landlord
+        s = game.to_act
+        assert s is not None
         try:
-            r = solve_endgame([Hand.from_bits(b) for b in game.hands], rules=game.rules, to_move=game.to_act,
+            r = solve_endgame([Hand.from_bits(b) for b in game.hands], rules=game.rules, to_move=s,
                               to_beat=game.last_move, last_seat=game.last_seat, landlord=lord,
                               max_nodes=LEAF_NODES)
         except SearchLimitError:
             return None
-        mover_side = game.to_act if game.landlord is None else int(game.to_act != game.landlord)
+        mover_side = s if game.landlord is None else int(s != game.landlord)
         wins = r.winner == mover_side
         if wins == _opponent(game, me) and self.follow > 0.0:
             return None
-        s = game.to_act
         winner = s if wins else ((s + 1) % game.players if game.landlord is None or s == game.landlord
                                  else game.landlord)
         return _Decided(winner, game.landlord)
@@ -683,6 +700,7 @@ class _Search(SmallestAgent):
         c = self.c
         rng, push = self.rand, _pusher()
         me, follow = world.to_act, self.follow
+        assert me is not None
         while more(done):
             game = world.copy()
             node = root
@@ -702,12 +720,14 @@ class _Search(SmallestAgent):
                 node = max(node.children.values(),
                            key=lambda ch: ch.reward / ch.visits + c * math.sqrt(log_n / ch.visits)
                            + (self.bias / (ch.visits + 1) if ch.move == prior else 0.0))
+                assert node.move is not None        # (every node but the root has its move)
                 push(game, node.move)
             if node.untried:               # expansion (the policy's move first, with a bias)
                 prior = self._prior(game)
                 at = node.untried.index(prior) if prior in node.untried else int(rng.random() * len(node.untried))
                 move = node.untried.pop(at)
                 seat = game.to_act
+                assert seat is not None
                 push(game, move)
                 child = node.children.get(move)            # a mixed tree may have drawn it already
                 if child is None:
@@ -783,6 +803,7 @@ class ISMCTSAgent(_Search):
                 if untried:                                    # expansion (the policy's move first, with a bias)
                     move = prior if prior in untried else untried[int(rng.random() * len(untried))]
                     seat = game.to_act
+                    assert seat is not None
                     push(game, move)
                     node = children[move] = Node(move, node, seat)
                     break
@@ -792,6 +813,7 @@ class ISMCTSAgent(_Search):
                 node = max(kids, key=lambda ch: ch.reward / ch.visits
                            + c * math.sqrt(math.log(ch.avail) / ch.visits)
                            + (self.bias / (ch.visits + 1) if ch.move == prior else 0.0))
+                assert node.move is not None        # (every node but the root has its move)
                 push(game, node.move)
             decided = self._settle(game, obs.seat)
             if decided is None:

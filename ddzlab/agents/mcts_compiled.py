@@ -12,7 +12,7 @@ Importing this module imports numba: `ddzlab.agents.mcts` does so only when it r
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
 
@@ -39,20 +39,29 @@ POOL = 1 << 15
 def plan(agent: "_Search", obs: Observation) -> Optional[str]:
     """Why this decision cannot run compiled (None: it can). Remembered per agent for its
     rules, rollout and guesser (the same objects from decision to decision)."""
+    return _memo(agent, obs)[1]
+
+
+def _memo(agent: "_Search", obs: Observation) -> tuple[tuple, Optional[str], Optional[tuple]]:
+    """The agent's `core_plan` for ``obs``, made anew when its rules, rollout or guesser changed."""
     key = (obs.rules, agent.rollout, agent.guesser)
     memo = agent.core_plan
     if memo is None or any(a is not b for a, b in zip(memo[0], key)):
         memo = agent.core_plan = (key, _plan(agent, obs), None)
-    return memo[1]
+    return memo
 
 
-def _kernel_inputs(agent: "_Search", rules) -> tuple:
+def _kernel_inputs(agent: "_Search", obs: Observation) -> tuple:
     """(move table, policy number, epsilon, weights tables, weights parameters, greedy-lead
-    memo) of the agent's search under ``rules``; the tables and the memo (one per rules
-    table, kept from decision to decision: `ddzlab.search.policies.new_lead_memo`) are kept
-    with `plan`'s memo."""
-    policy, epsilon = _policy(agent)
-    key, why, tables = agent.core_plan
+    memo) of the agent's search under ``obs``' rules (a decision `plan` found compiled); the
+    tables and the memo (one per rules table, kept from decision to decision:
+    `ddzlab.search.policies.new_lead_memo`) are kept with `plan`'s memo."""
+    rules = obs.rules
+    choice = _policy(agent)
+    if choice is None:
+        raise ValueError(f"the rollout of {agent.name} has no compiled twin (see `plan`)")
+    policy, epsilon = choice
+    key, why, tables = _memo(agent, obs)
     if tables is None or tables[0] is not rules:
         tables = (rules, core_table(rules), *_weights_tables(agent, rules), new_lead_memo())
         agent.core_plan = (key, why, tables)
@@ -65,7 +74,7 @@ def _plan(agent: "_Search", obs: Observation) -> Optional[str]:
     if _policy(agent) is None:
         return (f"the rollout {getattr(agent.rollout, 'name', type(agent.rollout).__name__)!r} has no compiled "
                 "twin (random, halfsolo with over=10, greedy, weights have)")
-    if obs.rules.wildcard is not None and getattr(agent, "exact", 0):
+    if obs.rules.wildcard is not None and agent.exact:
         return f"the exact endgame leaves are not compiled under the {obs.rules.name} rules"
     if agent.name != "mcts_cheat" and _guessing(agent) is None:
         return (f"the guesser {getattr(agent.guesser, 'name', type(agent.guesser).__name__)!r} has no compiled "
@@ -119,13 +128,14 @@ def _guessing(agent: "_Search") -> Optional[str]:
 def _view(agent: "_Search", obs: Observation) -> tuple[View, float]:
     """The decision's `View` and bomb probability for the agent's guesser (a pool guesser
     builds its candidate deals here, from the agent's generator as its ``guess`` would)."""
-    g, kind = agent.guesser, _guessing(agent)
-    if kind == "bomb":
+    g = agent.guesser
+    if type(g) is BombGuesser:
         return view_of(obs, bombs=g.p > 0), float(g.p)
-    if kind == "oracle":
+    if type(g) is NoisyOracleGuesser:
         return view_of(obs, oracle=(g.truth(obs), g.q)), 0.0
-    if kind == "pool":
-        return view_of(obs, pool=g.pool(obs, agent.rng)), 0.0
+    pool = getattr(g, "pool", None)         # a pool guesser (`_guessing`)
+    if callable(pool):
+        return view_of(obs, pool=pool(obs, agent.rng)), 0.0
     return view_of(obs), 0.0
 
 
@@ -173,7 +183,7 @@ def _tree(agent: "_Search", nodes: int, pool: int) -> Tree:
     return tree
 
 
-def _stats(legal: list[Move], rows: list[tuple[list[int], list[int], list[float]]]
+def _stats(legal: Sequence[Move], rows: list[tuple[list[int], list[int], list[float]]]
            ) -> dict[Move, tuple[int, float]]:
     """{move: (visits, reward)} of the root's children of one tree or several (`Tree.root_stats`
     rows: indices into ``legal``), added up by move."""
@@ -216,15 +226,16 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
     """The agent's search of ``obs`` on the compiled core, at most ``iterations`` (None: the
     time budget alone): {move: (visits, reward)} of the root's children (``game``: the true
     game, for the cheater)."""
-    plan(agent, obs)
-    table, policy, epsilon, pt, wp, leads = _kernel_inputs(agent, obs.rules)
+    table, policy, epsilon, pt, wp, leads = _kernel_inputs(agent, obs)
     moves, width, c = FILTERS[agent.moves], agent.width, agent.c
     if agent.name == "mcts_cheat":
+        if game is None:
+            raise ValueError("the cheating search plays the true game: none was given")
         seed(int(agent.rng.integers(2**62)))
-        rows, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
+        root, done = _run_uct(agent, table, from_game(game), _Budget(agent, iterations, _end(agent)), 0,
                               policy, epsilon, pt, wp, leads)
         agent.last_iterations = done
-        return _stats(obs.legal_moves, [rows])
+        return _stats(obs.legal_moves, [root])
     # the kernels trust the view: a position that is no legal game (a 19-card landlord hand)
     # is refused first, as the Python backend's worlds refuse it
     check_position(obs)
@@ -248,7 +259,11 @@ def search(agent: "_Search", obs: Observation, game: Optional[Game], iterations:
         agent.last_iterations = done
         return _stats(obs.legal_moves, [tree.root_stats(table, view.template)])
     # determinized UCT: `worlds` deals, the budget shared equally, root visits added up
-    rows, done, k = [], 0, agent.worlds
+    from .mcts import MCTSAgent
+    if not isinstance(agent, MCTSAgent):
+        raise ValueError(f"no compiled search for the agent {agent.name!r}")
+    rows: list[tuple[list[int], list[int], list[float]]] = []
+    done, k = 0, agent.worlds
     start = agent.clock() if agent.seconds is not None else 0.0
     world = np.empty_like(view.template)
     for w in range(k):

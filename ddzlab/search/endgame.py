@@ -205,10 +205,11 @@ def exact_winner(game: Game, max_nodes: int = DEFAULT_NODES) -> Optional[int]:
         raise RulesError(f"the exact endgame solver is not checked under the {game.rules.name} rules "
                          "(the flower card): no reference to check it against yet")
     t = core_table(game.rules)
-    won = solve(t, from_game(game), max_nodes, new_memo())
+    st = from_game(game)
+    won = solve(t, st, max_nodes, new_memo())
     if won < 0:
         return None
-    seat = game.to_act
+    seat = int(st[S_TO_ACT])                # the seat to act (a game in play has one)
     side = seat if game.landlord is None else int(seat != game.landlord)
     return side if won == 1 else 1 - side
 

@@ -227,7 +227,7 @@ class PosteriorGuesser:
             known = known_cards(obs)
             seats = np.arange(obs.players, dtype=np.int64)
             fixed = np.array([obs.hand.bits + obs.played_bits[s] if s == obs.seat
-                              else known.get(s, 0) + obs.played_bits[s] for s in seats], dtype=np.int64)
+                              else known.get(s, 0) + obs.played_bits[s] for s in range(obs.players)], dtype=np.int64)
             owner = np.array([h if h >= 0 else -1 for h in holders], dtype=np.int64)
             scored = self.scored_seats(obs)
             out = np.zeros((self.samples, len(holders)), dtype=np.int64)

@@ -27,10 +27,11 @@ from ddzlab.analysis.power import PowerConstants, PowerSolver
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
 from ddzlab.labels import play_as_landlord, random_deal, simulate_hand, weights_as_landlord
-from ddzlab.moves.compiled import core_table, encode
+from ddzlab.moves import generator
+from ddzlab.moves.compiled import MAX_MOVES, SCRATCH, core_table, decode, encode
 from ddzlab.rules import MINI, STANDARD, WILDCARD, Kind
 from ddzlab.search import from_game
-from ddzlab.search.power import solver
+from ddzlab.search.power import STARTS, context, hand_plays, solver
 from ddzlab.search.state import unseen
 from ddzlab.cards import F_BIT, Hand
 
@@ -263,3 +264,52 @@ def test_wildcard_self_play_is_a_whole_legal_game():
         game = core.play_out(Game(deal, rules=WILDCARD, landlord=0))
         assert game.is_over
         assert core.result(Game(deal, rules=WILDCARD, landlord=0)) == (game.winner, game.scores)
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI], ids=lambda r: r.name)
+def test_hand_plays_group_by_lowest_rank_in_the_generators_order(rules):
+    """`hand_plays` against the definition it states: every play of the hand (the Python
+    generator's `collect`), grouped by the lowest rank it holds, each group in `collect`'s
+    order of kind, main rank and chain length (the order `split` breaks ties by), with
+    ``start`` bounding the groups. Hands with chains of several lengths from one rank
+    (34567 and 345678 both start at 3) and clumpy ones."""
+    t, pt = core_table(rules), context(rules, memo_bits=10)
+    pc, pm = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    pp, start = np.empty(MAX_MOVES, dtype=np.float64), np.empty(STARTS, dtype=np.int64)
+    rng = np.random.default_rng(21)
+    fixed = [Hand("3456789TJ"), Hand("334455667788"), Hand("333444555667")] if rules is STANDARD else []
+    for hand in fixed + [clumpy_hand(rng, rules, int(rng.integers(1, 13))) for _ in range(40)]:
+        n = hand_plays(t, pt, hand.bits, pc, pm, pp, start, np.empty(SCRATCH, dtype=np.int64))
+        want = generator(rules).collect(hand.counts)
+        assert n == len(want)
+        for low in range(15):
+            group = [m for m in want if (m.cards & -m.cards).bit_length() - 1 >> 2 == low]
+            got = [decode(int(pc[j]), int(pm[j])) for j in range(start[low], start[low + 1])]
+            assert [(m.kind, m.rank, m.length) for m in got] == [(m.kind, m.rank, m.length) for m in group]
+            assert sorted(m.cards for m in got) == sorted(m.cards for m in group)
+    assert any(start[low + 1] - start[low] > 1 for low in range(15))
+
+
+def test_one_card_guard_follows_with_the_highest_solo_when_it_is_listed_first():
+    """`one_card_guard` (docs: "following a solo, beat with the highest"): the landlord (seat 0)
+    follows a farmer's solo 5, that farmer down to one card. Under the wildcard rules its hand
+    3342F has one natural reply, the 2, listed first, then F read as each rank 6..A (the core
+    lists the replies paying F after the natural ones): the highest solo is the 2, though
+    every later reply of the kind is a solo too. Position built directly (the state array)."""
+    from ddzlab.moves import detect
+    from ddzlab.search.state import (N_STATE, S_HAND, S_LAST_CARDS, S_LAST_META, S_LAST_SEAT, S_LORD, S_PASSES,
+                                     S_PLAYED, S_PLAYERS, S_SIZE, S_TO_ACT, legal)
+    from ddzlab.search.weights import choose_weights
+    hands = [Hand("3342F"), Hand("6"), Hand("789TJ")]
+    st = np.zeros(N_STATE, dtype=np.int64)
+    for s, h in enumerate(hands):
+        st[S_HAND + s], st[S_SIZE + s] = h.bits, len(h)
+    st[S_PLAYED + 1] = Hand("5").bits
+    st[S_LAST_CARDS], st[S_LAST_META] = encode(detect("5"))
+    st[S_LORD], st[S_TO_ACT], st[S_LAST_SEAT], st[S_PASSES], st[S_PLAYERS] = 0, 0, 1, 1, 3
+    t, pt, w = WeightsCore().tables(WILDCARD)
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    n = legal(t, st, oc, om, np.empty(SCRATCH, dtype=np.int64))
+    moves = [decode(int(oc[i]), int(om[i])) for i in range(n)]
+    assert moves[0] == detect("2") and all(m.kind == Kind.SOLO for m in moves[:-1]) and len(moves) > 2
+    assert moves[choose_weights(t, pt, w, st, oc, om, n)] == detect("2")
