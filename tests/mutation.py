@@ -119,7 +119,8 @@ KERNELS: dict[str, list[str]] = {
                     "tests/search/test_compiled_guessing.py::test_compiled_search_values_match_the_python_loop",
                     "tests/agents/test_mcts_opponents.py::test_opponent_nodes_hold_only_the_policy_move",
                     "tests/agents/test_mcts_opponents.py::test_mixed_opponents_keep_one_child_per_move",
-                    "tests/agents/test_mcts_opponents.py::test_backup_credits_the_side_of_each_move"],
+                    "tests/agents/test_mcts_opponents.py::test_backup_credits_the_side_of_each_move",
+                    "tests/search/test_greedy_rollout.py::test_the_ismcts_root_has_one_child_per_move_of_its_filter"],
     # the equality check (tests/compiled_check.py, 1,500 positions) of the mini and homework rule sets
     # (3 and 8 s with the JIT off; the standard and wildcard checks, 22 s more, and the searches of
     # tests/search/test_compiled.py run the same kernels) and the tests that call these kernels by name
@@ -132,7 +133,8 @@ KERNELS: dict[str, list[str]] = {
         "test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_a_move",
         "test_rollout_steps_draw_as_their_definition[halfsolo-standard]",
         "test_rollout_steps_draw_as_their_definition[random-standard]",
-        "test_rollout_steps_draw_as_their_definition[random-wildcard]"))],
+        "test_rollout_steps_draw_as_their_definition[random-wildcard]")),
+        "tests/search/test_greedy_rollout.py"],
     "search/power": ["tests/agents/test_weights_compiled.py", *_CHECK],
     "search/weights": ["tests/agents/test_weights_compiled.py", *_CHECK],
 }
