@@ -136,3 +136,51 @@ def test_the_ismcts_root_has_one_child_per_move_of_its_filter(widen, seed):
     assert len(kept) < n and len(left_out) > extra
     assert set(stats) == set(kept) | set(left_out[:extra])
     assert all(isinstance(m, Move) for m in stats)
+
+
+def test_a_stored_lead_is_found_again_also_after_the_memo_starts_again():
+    """The memo's own law: a hand stored is found with its move, before and right after the
+    memo empties itself at half full (its count then starts again at 1)."""
+    from ddzlab.search.policies import _memo_find, _memo_store
+    rng = np.random.default_rng(3)
+    memo = new_lead_memo()
+    hands = [int(h) for h in rng.integers(1, 1 << 60, size=200)]
+    for k, hand in enumerate(hands):
+        cards, meta, slot = _memo_find(memo, hand)
+        assert (cards, meta) == (-1, -1) and slot >= 0
+        _memo_store(memo, slot, hand, k, k + 1)
+    for k, hand in enumerate(hands):
+        assert tuple(int(x) for x in _memo_find(memo, hand)) == (k, k + 1, -1)
+    memo[LEAD_MEMO_SLOTS, 0] = LEAD_MEMO_SLOTS // 2            # as if half full
+    late = hands[0] ^ 12345
+    _, _, slot = _memo_find(memo, late)
+    _memo_store(memo, slot, late, 7, 8)
+    assert int(memo[LEAD_MEMO_SLOTS, 0]) == 1                    # emptied, then this one stored
+    assert tuple(int(x) for x in _memo_find(memo, late)) == (7, 8, -1)
+    assert tuple(int(x) for x in _memo_find(memo, hands[1]))[:2] == (-1, -1)   # the rest forgotten
+
+
+def test_halfsolo_draws_are_its_definition_draw_by_draw():
+    """`halfsolo_index` against `HalfSoloRollout`'s law replayed with the same generator
+    (numba's is numpy's Mersenne Twister, seeded alike): u uniform on [0, n - k // 2); below
+    n - k, the int(u)-th non-solo in legal order; else a second draw picks a solo uniformly."""
+    from ddzlab.moves.compiled import SCRATCH, compiled_moves
+    from ddzlab.search.policies import halfsolo_index
+    from ddzlab.search.state import legal
+    game = Game(generate_deals(1, seed=2)[0], landlord=0)
+    t = core_table(STANDARD)
+    oc, om = np.empty(MAX_MOVES, dtype=np.int64), np.empty(MAX_MOVES, dtype=np.int64)
+    n = legal(t, from_game(game), oc, om, np.empty(SCRATCH, dtype=np.int64))
+    solos = [i for i, m in enumerate(compiled_moves(game.hands[0], STANDARD)) if m.kind is Kind.SOLO]
+    others = [i for i in range(n) if i not in solos]
+    k = len(solos)
+    assert n > 10 and k >= 2
+    seed_core(5)
+    got = [int(halfsolo_index(om, n, 10)) for _ in range(3000)]
+    r = np.random.RandomState(5)
+    want = []
+    for _ in range(3000):
+        u = r.random_sample() * (n - k // 2)
+        want.append(others[int(u)] if u < n - k else solos[int(r.random_sample() * k)])
+    assert got == want
+    assert others[0] in got and others[-1] in got and solos[0] in got and solos[-1] in got
