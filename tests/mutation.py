@@ -136,6 +136,17 @@ KERNELS: dict[str, list[str]] = {
         "test_rollout_steps_draw_as_their_definition[random-wildcard]")),
         "tests/search/test_greedy_rollout.py"],
     "search/power": ["tests/agents/test_weights_compiled.py", *_CHECK],
+    # the move generator: the equality checks, the generator's own tests (docstring examples,
+    # planes, encoding, the table's flower card and bomb tiers, the flower moves against the
+    # Python generator and the rule text, the homework rules' gapped chains) and the drawn moves
+    "moves/compiled": [*_CHECK, *(_COMPILED + t for t in (
+        "test_docstring_examples_of_the_generator", "test_big_planes_and_their_kicker_conventions",
+        "test_encode_decode_round_trip", "test_rule_sets_without_a_core_are_named",
+        "test_the_table_reads_the_flower_card_and_the_bomb_tiers",
+        "test_flower_moves_equal_the_python_generator_on_random_hands",
+        "test_flower_moves_equal_the_rule_text_oracle", "test_encode_decode_carry_the_reading",
+        "test_gapped_chains_of_the_homework_rules_against_the_rule_text")),
+        "tests/search/test_draw.py"],
     "search/weights": ["tests/agents/test_weights_compiled.py", *_CHECK],
 }
 SELECTION.update(KERNELS)
