@@ -799,23 +799,24 @@ def _run_ends(cm, x, step):
 
 
 @njit(cache=True, inline="always")
-def _flower_main(t, nat, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n):
+def _flower_main(t, nat, c, x, leading, above, want_kind, want_len, span, pool, caps, oc, om, n):
     """Part (a) for one rank ``x``: every move of the hand ``nat`` plus one ``x`` whose main
     part holds ``x``, ``F`` paying that ``x`` (``c``: the counts of that hand); leading, or
     (``leading`` False) replies of kind ``want_kind`` and length ``want_len`` with a main rank
-    above ``above``."""
+    above ``above``. ``span``: the units, chain specs and attachments to read (`_flower_span`)."""
+    u0, u1, ch0, ch1, a0, a1 = span
     bits = nat + (1 << (4 * x))
     cx = (bits >> (4 * x)) & 15
     off = _F_BIT - (1 << (4 * x))                   # F pays the x
     rd = READING * (x + 1)
-    for u in range(t[T_NUNITS]):                    # units
+    for u in range(u0, u1):                         # units
         kind, w = t[T_UNITS + 2 * u], t[T_UNITS + 2 * u + 1]
         if cx >= w and (leading or (kind == want_kind and x > above)):
             if kind == K_BOMB:
                 kind = K_SOFT_BOMB
             n = _emit(oc, om, n, (w << (4 * x)) + off, kind + 32 * (x + 1) + 1024 + rd)
     if t[T_CHAIN_OK + x]:
-        for ch in range(t[T_NCHAINS]):              # chains through x
+        for ch in range(ch0, ch1):                  # chains through x
             o = T_CHAINS + C_FIELDS * ch
             kind, w, step, lo, hi = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4]
             if cx < w:
@@ -836,7 +837,7 @@ def _flower_main(t, nat, c, x, leading, above, want_kind, want_len, pool, caps, 
                     if leading or r > above:
                         n = _emit(oc, om, n, (part << (4 * r)) + off, kind + 32 * (r + 1) + 1024 * m + rd)
                     r += step
-    for a in range(t[T_NATTACH]):                   # trios, quads and planes with kickers
+    for a in range(a0, a1):                         # trios, quads and planes with kickers
         o = T_ATTACH + A_FIELDS * a
         width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
         if cx < width:
@@ -862,18 +863,41 @@ def _flower_main(t, nat, c, x, leading, above, want_kind, want_len, pool, caps, 
     return n
 
 
+@njit(cache=True, inline="always")
+def _flower_span(t, leading, want_kind):
+    """The table entries part (a) reads, as index ranges (units, chain specs, attachments):
+    every one when leading, the one of kind ``want_kind`` when replying (a kind has one entry;
+    none: empty ranges), so a reply's loop over the readings of ``F`` reads no other."""
+    nu, nch, na = t[T_NUNITS], t[T_NCHAINS], t[T_NATTACH]
+    if leading:
+        return 0, nu, 0, nch, 0, na
+    u0 = u1 = ch0 = ch1 = a0 = a1 = 0
+    for u in range(nu):
+        if t[T_UNITS + 2 * u] == want_kind:
+            u0, u1 = u, u + 1
+    for ch in range(nch):
+        if t[T_CHAINS + C_FIELDS * ch] == want_kind:
+            ch0, ch1 = ch, ch + 1
+    for a in range(na):
+        if t[T_ATTACH + A_FIELDS * a] == want_kind:
+            a0, a1 = a, a + 1
+    return u0, u1, ch0, ch1, a0, a1
+
+
 @njit(cache=True)
 def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
     """The moves paying ``F`` of the hand ``nat`` + ``F`` (parts (a) and (b) above), after
     the ``n`` moves already written."""
     c, pool, caps = _split_scratch(nat, sc)
+    span = _flower_span(t, leading, want_kind)
     wild = t[T_WILD]
-    for x in range(15):                             # (a) F in the main part, read as x
-        if (wild >> (4 * x)) & 1 and (leading or x > above):    # a reply's main part lies above
+    for x in range(above + 1, 15):                  # (a) F in the main part, read as x (a reply's
+        if (wild >> (4 * x)) & 1:                   # main part lies above the move; leading: above -1)
             c[x] += 1
-            n = _flower_main(t, nat, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n)
+            n = _flower_main(t, nat, c, x, leading, above, want_kind, want_len, span, pool, caps, oc, om, n)
             c[x] -= 1
-    for a in range(t[T_NATTACH]):                   # (b) F among the kickers of a natural main part
+    a0, a1 = span[4], span[5]
+    for a in range(a0, a1):                         # (b) F among the kickers of a natural main part
         o = T_ATTACH + A_FIELDS * a
         width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
         if not leading:
