@@ -587,8 +587,6 @@ def _follow_natural(t, bits, beat_cards, beat_meta, oc, om, sc):
 #   then, replying, the soft bombs (three natural x and F) that beat the move by the tiers.
 # (a) and (b) never make the same cards with the same kind, rank and length, and each makes
 # a move once, so no move is listed twice.
-
-
 # Both parts read the hand's slot masks (`_at_least`) as the natural leads do: a kicker is the
 # low bit of a slot mask (``m & -m``) times its width, the cards of a move paying F are its
 # natural cards plus ``F_BIT - (1 << 4x)`` and its meta plus ``READING (x + 1)``, written once
@@ -920,7 +918,6 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
             n = _flower_kicked(t, a, nat, c, k, s, leading, pool, caps, oc, om, n)
             s, k = _next_part(t, c, width, step, lo, hi, s, k)
     return n
-
 
 
 # Which kernels hold the flower card's moves is decided when numba compiles, not when a hand
