@@ -587,18 +587,75 @@ def _follow_natural(t, bits, beat_cards, beat_meta, oc, om, sc):
 #   then, replying, the soft bombs (three natural x and F) that beat the move by the tiers.
 # (a) and (b) never make the same cards with the same kind, rank and length, and each makes
 # a move once, so no move is listed twice.
+# Both parts read the hand's slot masks (`_at_least`) as the natural leads do: a kicker is the
+# low bit of a slot mask (``m & -m``) times its width, the cards of a move paying F are its
+# natural cards plus ``F_BIT - (1 << 4x)`` and its meta plus ``READING (x + 1)``, written once
+# (no second pass over the list). The shapes of the rule sets with F (one or two kickers of
+# width 1 or 2 on a unit or a main part) take that path; three kickers or more go through the
+# scratch counts (`_attached`, `_flower_sets`), which hold every kicker convention.
 
 
-@njit(cache=True)
-def _as_flower(oc, om, lo, hi, x):
-    """Moves [lo, hi) hold one ``x`` that ``F`` pays for (a bomb turns soft), read as ``x``."""
-    one = 1 << (4 * x)
-    for j in range(lo, hi):
-        oc[j] += _F_BIT - one
-        meta = om[j]
-        if (meta & 31) == K_BOMB:
-            meta += K_SOFT_BOMB - K_BOMB
-        om[j] = meta + READING * (x + 1)
+@njit(cache=True, inline="always")
+def _low_rank(mask):
+    """The lowest rank a nonzero slot mask holds."""
+    r = 0
+    while not (mask >> (4 * r)) & 1:
+        r += 1
+    return r
+
+
+@njit(cache=True, inline="always")
+def _part_mask(s, n_units, step):
+    """The slot mask of a main part's ranks: ``n_units`` ranks ``step`` apart from ``s``."""
+    m = 0
+    for i in range(n_units):
+        m |= 1 << (4 * (s + i * step))
+    return m
+
+
+@njit(cache=True, inline="always")
+def _kicked_off(t, a, nat, c, n_units, s, leading, off, rd, pool, caps, oc, om, n):
+    """`_attached`'s moves of attachment ``a`` on the main part of ``n_units`` units from
+    rank ``s`` (kickers from the natural hand ``nat``, never of a main rank), each move's cards
+    plus ``off`` and meta plus ``rd`` (F paying a main rank: part (a)). One or two kickers of
+    width 1 or 2 off the slot masks; other shapes through `_attached` on the counts ``c``."""
+    o = T_ATTACH + A_FIELDS * a
+    kw, distinct = t[o + 3], t[o + 7]
+    k = t[o + 4] * n_units
+    if k > 2 or kw > 2:
+        lo = n
+        n = _attached(t, a, c, n_units, s, leading, pool, caps, oc, om, n)
+        for j in range(lo, n):
+            oc[j] += off
+            om[j] += rd
+        return n
+    mm = _part_mask(s, n_units, t[o + 2])
+    main = t[o + 1] * mm + off
+    meta = t[o] + 32 * (s + 1) + 1024 * n_units + rd
+    if distinct and kw > 1:
+        return n                                    # no rank gives a pair of distinct cards
+    p = _at_least(nat, kw) & ~mm
+    if k == 1:
+        while p:
+            low = p & -p
+            n = _emit(oc, om, n, main + kw * low, meta)
+            p ^= low
+        return n
+    while p:                                        # two kickers: ranks i < j, then i twice
+        li = p & -p
+        p ^= li
+        q = p
+        while q:
+            lj = q & -q
+            n = _emit(oc, om, n, main + kw * (li + lj), meta)
+            q ^= lj
+    if kw == 1 and not distinct:
+        d = _at_least(nat, 2) & ~mm
+        while d:
+            low = d & -d
+            n = _emit(oc, om, n, main + 2 * low, meta)
+            d ^= low
+    return n
 
 
 @njit(cache=True)
@@ -628,34 +685,18 @@ def _kicker_reading(t, a, kick, main, k, n_units, leading, top, s):
 
 
 @njit(cache=True)
-def _flower_kicked(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
-    """The moves of attachment ``a`` on the natural main part of ``n_units`` units from rank
-    ``s`` with ``F`` among the kickers (part (b) above; ``c``: the natural counts)."""
+def _flower_sets(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
+    """`_flower_kicked` for the shapes off its slot-mask path (three solo kickers or more, a
+    kicker wider than a pair): the natural kicker sets one short (``c``: the natural counts),
+    each completed by ``F`` as its lowest reading (`_kicker_reading`)."""
     o = T_ATTACH + A_FIELDS * a
-    kind, width, step, kw, per_unit, distinct = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4], t[o + 7]
+    kind, width, step, distinct = t[o], t[o + 1], t[o + 2], t[o + 7]
+    k = t[o + 4] * n_units
     top = s + (n_units - 1) * step
     main = 0
     for r in range(s, top + 1, step):
         main += width << (4 * r)
     meta = kind + 32 * (s + 1) + 1024 * n_units
-    k = per_unit * n_units
-    wild = t[T_WILD]
-    if kw == 2:                                     # F pairs with a natural y: read as y
-        for y in range(15):
-            if not (wild >> (4 * y)) & 1 or c[y] == 0 or (main >> (4 * y)) & 15:
-                continue
-            npool = 0
-            for r in range(15):
-                if c[r] >= 2 and r != y and not (main >> (4 * r)) & 15:
-                    pool[npool] = r
-                    npool += 1
-            base = main + (1 << (4 * y)) + _F_BIT
-            ym = meta + READING * (y + 1)
-            if k == 1:
-                n = _emit(oc, om, n, base, ym)
-            else:
-                n = _pair_sets(pool, npool, k - 1, base, ym, oc, om, n)
-        return n
     npool = 0
     for r in range(15):
         cr = c[r]
@@ -683,54 +724,121 @@ def _flower_kicked(t, a, c, n_units, s, leading, pool, caps, oc, om, n):
     return out
 
 
-@njit(cache=True)
-def _run_through(t, c, x, w, step):
-    """(lowest, highest) rank of the run of chain ranks ``step`` apart held ``w`` times in
-    ``c`` that holds ``x`` (``x`` itself must qualify)."""
+@njit(cache=True, inline="always")
+def _flower_kicked(t, a, nat, c, n_units, s, leading, pool, caps, oc, om, n):
+    """The moves of attachment ``a`` on the natural main part of ``n_units`` units from rank
+    ``s`` with ``F`` among the kickers (part (b) above; ``nat``: the natural hand, ``c`` its
+    counts). A pair kicker is ``F`` with a natural ``y``, read as ``y``; solo kickers are the
+    natural sets one short, ``F`` read as the lowest wild rank outside the main part (and,
+    distinct kickers, outside the set)."""
+    o = T_ATTACH + A_FIELDS * a
+    kw, distinct = t[o + 3], t[o + 7]
+    k = t[o + 4] * n_units
+    mm = _part_mask(s, n_units, t[o + 2])
+    main = t[o + 1] * mm
+    meta = t[o] + 32 * (s + 1) + 1024 * n_units
+    wild = t[T_WILD]
+    if kw == 2:                                     # F pairs with a natural y: read as y
+        ys = _at_least(nat, 1) & wild & ~mm
+        twos = _at_least(nat, 2) & ~mm
+        while ys:
+            yl = ys & -ys
+            ys ^= yl
+            base = main + yl + _F_BIT
+            ym = meta + READING * (_low_rank(yl) + 1)
+            if k == 1:
+                n = _emit(oc, om, n, base, ym)
+            elif k == 2:
+                p = twos & ~yl
+                while p:
+                    low = p & -p
+                    n = _emit(oc, om, n, base + 2 * low, ym)
+                    p ^= low
+            else:
+                npool = 0
+                for r in range(15):
+                    if (twos & ~yl) >> (4 * r) & 1:
+                        pool[npool] = r
+                        npool += 1
+                n = _pair_sets(pool, npool, k - 1, base, ym, oc, om, n)
+        return n
+    if kw != 1 or k > 2:
+        return _flower_sets(t, a, c, n_units, s, leading, pool, caps, oc, om, n)
+    free = wild & ~mm                               # F's readings outside the main part
+    if free == 0:
+        return n
+    x0 = _low_rank(free)
+    if k == 1:
+        return _emit(oc, om, n, main + _F_BIT, meta + READING * (x0 + 1))
+    rest = free ^ (1 << (4 * x0))
+    x1 = _low_rank(rest) if rest else -1
+    p = _at_least(nat, 1) & ~mm
+    while p:                                        # one natural solo, F the other
+        low = p & -p
+        x = x0
+        if distinct and low == 1 << (4 * x0):       # distinct kickers: not the solo's rank
+            x = x1
+        if x >= 0:
+            n = _emit(oc, om, n, main + low + _F_BIT, meta + READING * (x + 1))
+        p ^= low
+    return n
+
+
+@njit(cache=True, inline="always")
+def _run_ends(cm, x, step):
+    """(lowest, highest) rank of the run of ranks ``step`` apart in slot mask ``cm`` through ``x``."""
     lo = x
-    while lo - step >= 0 and t[T_CHAIN_OK + lo - step] and c[lo - step] >= w:
+    while lo - step >= 0 and (cm >> (4 * (lo - step))) & 1:
         lo -= step
     hi = x
-    while hi + step < 15 and t[T_CHAIN_OK + hi + step] and c[hi + step] >= w:
+    while hi + step < 15 and (cm >> (4 * (hi + step))) & 1:
         hi += step
     return lo, hi
 
 
-@njit(cache=True)
-def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n):
-    """Part (a) for one rank ``x`` (``c[x]`` already counts the extra ``x``): every move whose
-    main part holds ``x``; leading, or (``leading`` False) replies of kind ``want_kind`` and
-    length ``want_len`` with a main rank above ``above``."""
-    lo0 = n
-    for u in range(t[T_NUNITS]):                    # units
+@njit(cache=True, inline="always")
+def _flower_main(t, nat, c, x, leading, above, want_kind, want_len, span, pool, caps, oc, om, n):
+    """Part (a) for one rank ``x``: every move of the hand ``nat`` plus one ``x`` whose main
+    part holds ``x``, ``F`` paying that ``x`` (``c``: the counts of that hand); leading, or
+    (``leading`` False) replies of kind ``want_kind`` and length ``want_len`` with a main rank
+    above ``above``. ``span``: the units, chain specs and attachments to read (`_flower_span`)."""
+    u0, u1, ch0, ch1, a0, a1 = span
+    bits = nat + (1 << (4 * x))
+    cx = (bits >> (4 * x)) & 15
+    off = _F_BIT - (1 << (4 * x))                   # F pays the x
+    rd = READING * (x + 1)
+    for u in range(u0, u1):                         # units
         kind, w = t[T_UNITS + 2 * u], t[T_UNITS + 2 * u + 1]
-        if c[x] >= w and (leading or (kind == want_kind and x > above)):
-            n = _emit(oc, om, n, w << (4 * x), kind + 32 * (x + 1) + 1024)
-    for ch in range(t[T_NCHAINS]):                  # chains through x
-        o = T_CHAINS + C_FIELDS * ch
-        kind, w, step, lo, hi = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4]
-        if not t[T_CHAIN_OK + x] or c[x] < w:
-            continue
-        if not leading:
-            if kind != want_kind or not lo <= want_len <= hi:
+        if cx >= w and (leading or (kind == want_kind and x > above)):
+            if kind == K_BOMB:
+                kind = K_SOFT_BOMB
+            n = _emit(oc, om, n, (w << (4 * x)) + off, kind + 32 * (x + 1) + 1024 + rd)
+    if t[T_CHAIN_OK + x]:
+        for ch in range(ch0, ch1):                  # chains through x
+            o = T_CHAINS + C_FIELDS * ch
+            kind, w, step, lo, hi = t[o], t[o + 1], t[o + 2], t[o + 3], t[o + 4]
+            if cx < w:
                 continue
-            lo = hi = want_len
-        first, last = _run_through(t, c, x, w, step)
-        run = (last - first) // step + 1
-        part = 0
-        for q in range(lo - 1):
-            part += w << (4 * step * q)
-        for m in range(lo, min(run, hi) + 1):
-            part += w << (4 * step * (m - 1))
-            r = max(first, x - (m - 1) * step)          # the windows of m links holding x
-            while r <= x and r + (m - 1) * step <= last:
-                if leading or r > above:
-                    n = _emit(oc, om, n, part << (4 * r), kind + 32 * (r + 1) + 1024 * m)
-                r += step
-    for a in range(t[T_NATTACH]):                   # trios, quads and planes with kickers
+            if not leading:
+                if kind != want_kind or not lo <= want_len <= hi:
+                    continue
+                lo = hi = want_len
+            first, last = _run_ends(_at_least(bits, w) & t[T_CHAIN_SLOTS], x, step)
+            run = (last - first) // step + 1
+            part = 0
+            for q in range(lo - 1):
+                part += w << (4 * step * q)
+            for m in range(lo, min(run, hi) + 1):
+                part += w << (4 * step * (m - 1))
+                r = max(first, x - (m - 1) * step)      # the windows of m links holding x
+                while r <= x and r + (m - 1) * step <= last:
+                    if leading or r > above:
+                        n = _emit(oc, om, n, (part << (4 * r)) + off, kind + 32 * (r + 1) + 1024 * m + rd)
+                    r += step
+    for a in range(a0, a1):                         # trios, quads and planes with kickers
         o = T_ATTACH + A_FIELDS * a
         width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
-        if c[x] < width:
+        if cx < width:
             continue
         if not leading:
             if t[o] != want_kind or not lo <= want_len <= hi:
@@ -738,20 +846,40 @@ def _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, o
             lo = hi = want_len
         if unit:
             if leading or x > above:
-                n = _attached(t, a, c, 1, x, leading, pool, caps, oc, om, n)    # literal: see lead_moves
+                n = _kicked_off(t, a, nat, c, 1, x, leading, off, rd, pool, caps, oc, om, n)
             continue
         if not t[T_CHAIN_OK + x]:
             continue
-        first, last = _run_through(t, c, x, width, step)
+        first, last = _run_ends(_at_least(bits, width) & t[T_CHAIN_SLOTS], x, step)
         run = (last - first) // step + 1
         for m in range(lo, min(run, hi) + 1):
             r = max(first, x - (m - 1) * step)          # the main parts of m links holding x
             while r <= x and r + (m - 1) * step <= last:
                 if leading or r > above:
-                    n = _attached(t, a, c, m, r, leading, pool, caps, oc, om, n)
+                    n = _kicked_off(t, a, nat, c, m, r, leading, off, rd, pool, caps, oc, om, n)
                 r += step
-    _as_flower(oc, om, lo0, n, x)
     return n
+
+
+@njit(cache=True, inline="always")
+def _flower_span(t, leading, want_kind):
+    """The table entries part (a) reads, as index ranges (units, chain specs, attachments):
+    every one when leading, the one of kind ``want_kind`` when replying (a kind has one entry;
+    none: empty ranges), so a reply's loop over the readings of ``F`` reads no other."""
+    nu, nch, na = t[T_NUNITS], t[T_NCHAINS], t[T_NATTACH]
+    if leading:
+        return 0, nu, 0, nch, 0, na
+    u0 = u1 = ch0 = ch1 = a0 = a1 = 0
+    for u in range(nu):
+        if t[T_UNITS + 2 * u] == want_kind:
+            u0, u1 = u, u + 1
+    for ch in range(nch):
+        if t[T_CHAINS + C_FIELDS * ch] == want_kind:
+            ch0, ch1 = ch, ch + 1
+    for a in range(na):
+        if t[T_ATTACH + A_FIELDS * a] == want_kind:
+            a0, a1 = a, a + 1
+    return u0, u1, ch0, ch1, a0, a1
 
 
 @njit(cache=True)
@@ -759,13 +887,15 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
     """The moves paying ``F`` of the hand ``nat`` + ``F`` (parts (a) and (b) above), after
     the ``n`` moves already written."""
     c, pool, caps = _split_scratch(nat, sc)
+    span = _flower_span(t, leading, want_kind)
     wild = t[T_WILD]
-    for x in range(15):                             # (a) F in the main part, read as x
-        if (wild >> (4 * x)) & 1 and (leading or x > above):    # a reply's main part lies above
+    for x in range(above + 1, 15):                  # (a) F in the main part, read as x (a reply's
+        if (wild >> (4 * x)) & 1:                   # main part lies above the move; leading: above -1)
             c[x] += 1
-            n = _flower_main(t, c, x, leading, above, want_kind, want_len, pool, caps, oc, om, n)
+            n = _flower_main(t, nat, c, x, leading, above, want_kind, want_len, span, pool, caps, oc, om, n)
             c[x] -= 1
-    for a in range(t[T_NATTACH]):                   # (b) F among the kickers of a natural main part
+    a0, a1 = span[4], span[5]
+    for a in range(a0, a1):                         # (b) F among the kickers of a natural main part
         o = T_ATTACH + A_FIELDS * a
         width, step, lo, hi, unit = t[o + 1], t[o + 2], t[o + 5], t[o + 6], t[o + 8]
         if not leading:
@@ -773,15 +903,19 @@ def _flower_moves(t, nat, leading, above, want_kind, want_len, oc, om, sc, n):
                 continue
             lo = hi = want_len
         if unit:
-            for s in range(above + 1, 15):          # leading: above is -1
-                if c[s] >= width:
-                    n = _flower_kicked(t, a, c, 1, s, leading, pool, caps, oc, om, n)
+            m = _at_least(nat, width) >> (4 * (above + 1))  # leading: above is -1
+            s = above + 1
+            while m:
+                if m & 1:
+                    n = _flower_kicked(t, a, nat, c, 1, s, leading, pool, caps, oc, om, n)
+                m >>= 4
+                s += 1
             continue
         if not _has_run(_at_least(nat, width) & t[T_CHAIN_SLOTS], lo, step):
             continue                                # no natural main part of this plane
         s, k = _next_part(t, c, width, step, lo, hi, above, hi)   # the main parts above the move
         while s >= 0:
-            n = _flower_kicked(t, a, c, k, s, leading, pool, caps, oc, om, n)
+            n = _flower_kicked(t, a, nat, c, k, s, leading, pool, caps, oc, om, n)
             s, k = _next_part(t, c, width, step, lo, hi, s, k)
     return n
 
