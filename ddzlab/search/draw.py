@@ -56,41 +56,47 @@ def _unit_width(t, kind):
 
 
 @njit(cache=True, inline="always")
+def reply_parts(t, bits, meta):
+    """The reply list of natural hand ``bits`` to a unit ``meta`` in its three parts, in its
+    order: (width, kind, units, above, bombs, rocket). ``units``: the slot mask, shifted down
+    by ``above``, of the ranks above the move held ``width`` times, each a reply of ``kind``;
+    ``bombs``: the slot mask of the bombs (0 against a bomb, whose betters are its units);
+    ``rocket``: whether the rocket follows them; the pass ends the list. ``width`` 0: the move
+    to beat is not a unit kind (list the replies then)."""
+    kind = meta_kind(meta)
+    w = _unit_width(t, kind)
+    above = meta_rank(meta) + 1
+    units = _at_least(bits, w) >> (4 * above) if w else 0
+    bombs = _at_least(bits, 4) & t[T_QUAD_SLOTS] if w and kind != K_BOMB else 0
+    rocket = w > 0 and t[T_ROCKET] != 0 and (bits >> (4 * _RB)) & 15 != 0 and (bits >> (4 * _RR)) & 15 != 0
+    return w, kind, units, above, bombs, rocket
+
+
+@njit(cache=True, inline="always")
 def reply_count(t, bits, meta):
     """The length of the reply list of natural hand ``bits`` to a unit ``meta``, the pass
     included; 0 when the move to beat is not a unit kind (list the replies then)."""
-    kind = meta_kind(meta)
-    w = _unit_width(t, kind)
+    w, _, units, _, bombs, rocket = reply_parts(t, bits, meta)
     if w == 0:
         return 0
-    n = size_of(_at_least(bits, w) >> (4 * (meta_rank(meta) + 1))) + 1
-    if kind != K_BOMB:
-        n += size_of(_at_least(bits, 4) & t[T_QUAD_SLOTS])
-    if t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
-        n += 1
-    return n
+    return size_of(units) + size_of(bombs) + (1 if rocket else 0) + 1
 
 
 @njit(cache=True, inline="always")
 def reply_pick(t, bits, meta, i):
     """(cards, meta) of reply ``i`` of `reply_count`'s list."""
-    kind = meta_kind(meta)
-    w = _unit_width(t, kind)
-    above = meta_rank(meta) + 1
-    units = _at_least(bits, w) >> (4 * above)
+    w, kind, units, above, bombs, rocket = reply_parts(t, bits, meta)
     k = size_of(units)
     if i < k:
         r = above + _slot(units, i)
         return w << (4 * r), kind + 32 * (r + 1) + 1024
     i -= k
-    if kind != K_BOMB:
-        bombs = _at_least(bits, 4) & t[T_QUAD_SLOTS]
-        k = size_of(bombs)
-        if i < k:
-            r = _slot(bombs, i)
-            return 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024
-        i -= k
-    if i == 0 and t[T_ROCKET] and (bits >> (4 * _RB)) & 15 and (bits >> (4 * _RR)) & 15:
+    k = size_of(bombs)
+    if i < k:
+        r = _slot(bombs, i)
+        return 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024
+    i -= k
+    if i == 0 and rocket:
         return _ROCKET_CARDS, _ROCKET_META
     return 0, 0
 
@@ -233,4 +239,4 @@ def random_step(t, st, oc, om, sc):
     play(st, oc[i], om[i])
 
 
-__all__ = ["lead_count", "lead_pick", "reply_count", "reply_pick", "random_step"]
+__all__ = ["lead_count", "lead_pick", "reply_parts", "reply_count", "reply_pick", "random_step"]

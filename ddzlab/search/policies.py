@@ -14,9 +14,11 @@ from numba import njit
 from ..analysis.greedy import MAX_Q
 from ..cards import R2
 from ..kernels import POLICIES as POLICY_CODES
-from ..moves.compiled import _NATURAL, SCRATCH, is_bomb_kind, meta_kind
+from ..moves.compiled import (_NATURAL, _RB, _RR, A_FIELDS, C_FIELDS, K_BOMB, SCRATCH, T_ATTACH, T_CHAIN_SLOTS, T_CHAINS,
+                              T_NATTACH, T_NCHAINS, T_ROCKET, T_UNITS, T_NUNITS, _at_least, _has_run, _run_from, is_bomb_kind,
+                              meta_kind)
 from ..rules import Kind
-from .draw import random_step, reply_count, reply_pick
+from .draw import _ROCKET_CARDS, _ROCKET_META, _kicker_pool, _listed_leads, random_step, reply_parts
 from .weights import choose_weights
 from .state import S_HAND, S_LAST_META, S_LAST_SEAT, S_LORD, S_SIZE, S_TO_ACT, S_WINNER, legal, play, size_of
 
@@ -159,35 +161,144 @@ def _memo_store(memo, slot, hand, cards, meta):
 
 
 @njit(cache=True, inline="always")
+def _better_reply(hand, cards, meta, partner, threat, most, best_c, best_m, best_q):
+    """`_greedy_unit_reply`'s step: (whether ``cards`` empties the hand, the best so far after
+    considering (``cards``, ``meta``): cards, meta, Q; ``best_q`` -1: none yet)."""
+    if cards == hand:
+        return True, cards, meta, best_q
+    if partner or (not threat and is_bomb_kind(meta_kind(meta))):
+        return False, best_c, best_m, best_q
+    size = size_of(cards)
+    if best_q >= 0 and size + most <= best_q:
+        return False, best_c, best_m, best_q
+    q = q_cards(hand, cards, size)
+    if best_q < 0 or q > best_q:
+        return False, cards, meta, q
+    return False, best_c, best_m, best_q
+
+
+@njit(cache=True, inline="always")
 def _greedy_unit_reply(t, st, hand, meta):
     """(cards, meta) of `greedy_index`'s reply to a unit ``meta`` (solo, pair, trio, bomb) of
-    the natural ``hand`` of the seat to act, worked out on `ddzlab.search.draw.reply_pick`'s
-    list without writing it; (-1, -1) when that list does not apply (list the replies then).
-    The same choice as `greedy_index`: the move that empties the hand, else the partner's
-    pass, else the first best Q, bombs only against a threat (one walk of the list, which
-    inlines `reply_pick` once)."""
-    n = reply_count(t, hand, meta)
-    if n == 0:
+    the natural ``hand`` of the seat to act, worked out on the parts of
+    `ddzlab.search.draw.reply_parts`' list in its order, without writing it; (-1, -1) when
+    that list does not apply (list the replies then). The same choice as `greedy_index`:
+    the move that empties the hand, else the partner's pass, else the first best Q, bombs
+    only against a threat."""
+    w, kind, units, above, bombs, rocket = reply_parts(t, hand, meta)
+    if w == 0:
         return -1, -1
     s = st[S_TO_ACT]
     lord, last = st[S_LORD], st[S_LAST_SEAT]
     partner = lord >= 0 and s != lord and last != lord
     threat = st[S_SIZE + last] <= 4
-    best_c, best_m, best_q = 0, 0, 0
-    found = False
     most = next_play_size(hand)
-    for i in range(n - 1):                  # the pass is last
-        cards, m = reply_pick(t, hand, meta, i)
-        if cards == hand:
-            return cards, m
-        if partner or (not threat and is_bomb_kind(meta_kind(m))):
+    best_c, best_m, best_q = 0, 0, -1          # none yet: the pass
+    r = above
+    while units:
+        if units & 1:
+            done, best_c, best_m, best_q = _better_reply(hand, w << (4 * r), kind + 32 * (r + 1) + 1024, partner,
+                                                         threat, most, best_c, best_m, best_q)
+            if done:
+                return best_c, best_m
+        units >>= 4
+        r += 1
+    r = 0
+    while bombs:
+        if bombs & 1:
+            done, best_c, best_m, best_q = _better_reply(hand, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024, partner,
+                                                         threat, most, best_c, best_m, best_q)
+            if done:
+                return best_c, best_m
+        bombs >>= 4
+        r += 1
+    if rocket:
+        done, best_c, best_m, best_q = _better_reply(hand, _ROCKET_CARDS, _ROCKET_META, partner, threat, most,
+                                                     best_c, best_m, best_q)
+    return best_c, best_m
+
+
+@njit(cache=True, inline="always")
+def _greedy_lead(t, hand):
+    """(cards, meta) of `greedy_index`'s lead from the natural ``hand``, worked out while
+    walking the leading list in `ddzlab.search.draw._lead_walk`'s order, without writing
+    it; (-1, -1) when that walk does not apply (a quad with two kickers or a plane: list the
+    leads then). The same choice: the move that empties the hand, else the first best Q."""
+    if _listed_leads(t, hand):
+        return -1, -1
+    most = next_play_size(hand)
+    best_c, best_m, best_q = 0, 0, -1
+    for w in range(1, 5):
+        held = _at_least(hand, w)
+        if w >= 3 and held == 0:
+            break
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u + 1] == w:
+                kind, m, r = t[T_UNITS + 2 * u], held, 0
+                while m:
+                    if m & 1:
+                        done, best_c, best_m, best_q = _better_reply(
+                            hand, w << (4 * r), kind + 32 * (r + 1) + 1024, False, True, most, best_c, best_m, best_q)
+                        if done:
+                            return best_c, best_m
+                    m >>= 4
+                    r += 1
+                break
+        cm = held & t[T_CHAIN_SLOTS]
+        for ch in range(t[T_NCHAINS]):
+            o = T_CHAINS + C_FIELDS * ch
+            if t[o + 1] != w:
+                continue
+            kind, step, lo, hi = t[o], t[o + 2], t[o + 3], t[o + 4]
+            if not _has_run(cm, lo, step):
+                continue
+            starts = cm & ~(cm << (4 * step))
+            s = 0
+            while starts >> (4 * s):
+                if (starts >> (4 * s)) & 1:
+                    run = _run_from(cm, s, step)
+                    for m in range(lo, min(run, hi) + 1):
+                        part = 0
+                        for q in range(m):
+                            part += w << (4 * step * q)
+                        for i in range(run - m + 1):
+                            r = s + i * step
+                            done, best_c, best_m, best_q = _better_reply(
+                                hand, part << (4 * r), kind + 32 * (r + 1) + 1024 * m, False, True, most,
+                                best_c, best_m, best_q)
+                            if done:
+                                return best_c, best_m
+                s += 1
+        if w == 1 and t[T_ROCKET] and (hand >> (4 * _RB)) & 15 and (hand >> (4 * _RR)) & 15:
+            done, best_c, best_m, best_q = _better_reply(hand, _ROCKET_CARDS, _ROCKET_META, False, True, most,
+                                                         best_c, best_m, best_q)
+            if done:
+                return best_c, best_m
+    if _at_least(hand, 3) == 0:
+        return best_c, best_m
+    for a in range(t[T_NATTACH]):
+        o = T_ATTACH + A_FIELDS * a
+        width = t[o + 1]
+        held = _at_least(hand, width)
+        if held == 0 or not t[o + 8]:
             continue
-        size = size_of(cards)
-        if found and size + most <= best_q:
-            continue
-        q = q_cards(hand, cards, size)
-        if not found or q > best_q:
-            best_c, best_m, best_q, found = cards, m, q, True
+        pool = _kicker_pool(t, o, hand)
+        meta0, kw = t[o] + 1024, t[o + 3]
+        m, s = held, 0
+        while m:
+            if m & 1:
+                kick, r = pool & ~(15 << (4 * s)), 0
+                while kick:
+                    if kick & 1:
+                        done, best_c, best_m, best_q = _better_reply(
+                            hand, (width << (4 * s)) + (kw << (4 * r)), meta0 + 32 * (s + 1), False, True, most,
+                            best_c, best_m, best_q)
+                        if done:
+                            return best_c, best_m
+                    kick >>= 4
+                    r += 1
+            m >>= 4
+            s += 1
     return best_c, best_m
 
 
@@ -268,11 +379,16 @@ def rollout(t, st, policy, epsilon, oc, om, pt, w, memo=None):
             hand = st[S_HAND + st[S_TO_ACT]]
             last = st[S_LAST_META]
             cards = meta = slot = -1
+            natural = hand & _NATURAL == hand
             if last < 0:
                 cards, meta, slot = _memo_find(memo, hand)
-            elif hand & _NATURAL == hand:
+                if cards < 0 and natural:
+                    cards, meta = _greedy_lead(t, hand)
+                    if cards >= 0:
+                        _memo_store(memo, slot, hand, cards, meta)
+            elif natural:
                 cards, meta = _greedy_unit_reply(t, st, hand, last)
-            if cards < 0:                           # listed: a lead not stored, another reply
+            if cards < 0:                           # listed: a lead of a plane's hand, another reply
                 n = legal(t, st, oc, om, sc)
                 i = greedy_index(st, oc, om, n)
                 cards, meta = oc[i], om[i]

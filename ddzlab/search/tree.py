@@ -375,6 +375,14 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 
 
 @njit(cache=True)
+def _grown(a, need):
+    """``a`` copied into an array at least twice as long and at least ``need`` long."""
+    b = np.empty(max(2 * a.shape[0], need), dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
 def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool, cum,
            p, ints, reward, used, todo, c, moves, width, policy, epsilon, pt, w, follow, exact, bias, widen, leads):
     """Up to ``todo`` single-observer ISMCTS iterations, each in a fresh world dealt by
@@ -383,9 +391,10 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     ``widen``: progressive widening; ``follow``, ``exact``, ``bias``: None when off, as in `uct`;
     ``leads``: as in `uct`). Returns (iterations done, rollout moves played).
 
-    The root's moves, its policy move and which of them have children are worked out once
-    a call: every world shares the searcher's hand and the public state, the moves' inputs
-    (`_moves`, `_prior_move` read only the seat to act's hand and public facts)."""
+    The moves at a node where the searcher is to act (the root among them), the policy's
+    move there and which of them have children are worked out once a call: every
+    world shares the searcher's hand and the public facts along the path, the moves' inputs
+    (`_moves` and `_prior_move` read only the seat to act's hand and public facts)."""
     oc = np.empty(MAX_MOVES, dtype=np.int64)
     om = np.empty(MAX_MOVES, dtype=np.int64)
     fc = np.empty(MAX_MOVES, dtype=np.int64)
@@ -397,11 +406,17 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     if exact is not None:                          # None: never (nothing of the solver compiled)
         memo = new_memo()
     done = sims = 0
-    root_fc = np.empty(MAX_MOVES, dtype=np.int64)  # the root's moves: the filter's, then the
-    root_fm = np.empty(MAX_MOVES, dtype=np.int64)  # ones it left out (widening's), in legal order
-    root_kid = np.empty(MAX_MOVES, dtype=np.int64)  # each one's child (-1: untried)
-    root_k = root_all = -1                          # how many the filter keeps / in all (-1: not yet)
-    root_pc = root_pm = -1
+    # the searcher's nodes, by node: where its moves start in the pool (-1: not yet), how many
+    # the filter keeps, how many in all (widening's too), the policy's move (`bias`)
+    at = np.full(ints.shape[0], -1, dtype=np.int64)
+    kept = np.empty(ints.shape[0], dtype=np.int64)
+    every = np.empty(ints.shape[0], dtype=np.int64)
+    prior = np.empty((ints.shape[0], 2), dtype=np.int64)
+    pool_c = np.empty(1024, dtype=np.int64)         # their moves (in the order `_moves` gives them)
+    pool_m = np.empty(1024, dtype=np.int64)
+    pool_kid = np.empty(1024, dtype=np.int64)       # each one's child (-1: untried)
+    pooled = 0
+    none, all_left = np.int64(0), np.int64(MAX_MOVES)     # typed, as `extra`: one `_moves` compiled
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
                      cum, p, st)
@@ -414,35 +429,41 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                     break
                 continue
             extra = int(ints[node, N_VISITS] ** widen) if widen > 0.0 else 0
-            at_root = node == 0
-            if at_root:
-                if root_k < 0:
-                    none, every = np.int64(0), np.int64(MAX_MOVES)     # typed: as `extra`, one `_moves` compiled
-                    root_k = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, none)
-                    root_all = _moves(t, st, moves, width, oc, om, root_fc, root_fm, sc, policy, pt, w, every)
+            mine = st[S_TO_ACT] == me
+            pc = pm = -1
+            if mine:
+                if at[node] < 0:
+                    k = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, none)
+                    n = k if widen == 0.0 else _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, all_left)
+                    if pooled + n > pool_c.shape[0]:
+                        pool_c, pool_m, pool_kid = _grown(pool_c, pooled + n), _grown(pool_m, pooled + n), \
+                            _grown(pool_kid, pooled + n)
+                    for i in range(n):
+                        pool_c[pooled + i] = fc[i]
+                        pool_m[pooled + i] = fm[i]
+                        pool_kid[pooled + i] = _child(ints, node, fc[i], fm[i])
+                    at[node], kept[node], every[node] = pooled, k, n
+                    pooled += n
                     if bias is not None and bias > 0.0:
-                        root_pc, root_pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
-                    for i in range(root_all):
-                        root_kid[i] = _child(ints, node, root_fc[i], root_fm[i])
-                n = min(root_k + extra, root_all)
+                        prior[node, 0], prior[node, 1] = _prior_move(t, st, oc, om, sc, policy, pt, w)
+                base = at[node]
+                n = min(kept[node] + extra, every[node])
                 for i in range(n):
-                    fc[i] = root_fc[i]
-                    fm[i] = root_fm[i]
-                    kid[i] = root_kid[i]
+                    fc[i] = pool_c[base + i]
+                    fm[i] = pool_m[base + i]
+                    kid[i] = pool_kid[base + i]
+                if bias is not None and bias > 0.0:
+                    pc, pm = prior[node, 0], prior[node, 1]
             else:
                 n = _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra)
+                if bias is not None and bias > 0.0:
+                    pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             if n == 0:      # a game in play always has a move: a state array the rules cannot reach
                 raise RuntimeError("ismcts: a position in play with no legal move (a corrupt state array)")
-            pc = pm = -1
-            if bias is not None and bias > 0.0:
-                if at_root:
-                    pc, pm = root_pc, root_pm
-                else:
-                    pc, pm = _prior_move(t, st, oc, om, sc, policy, pt, w)
             untried = 0
             first = -1
             for i in range(n):
-                if not at_root:
+                if not mine:
                     kid[i] = _child(ints, node, fc[i], fm[i])
                 if kid[i] < 0:
                     untried += 1
@@ -457,8 +478,8 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
                             play(st, fc[i], fm[i])
                             parent = node
                             node = _new_node(ints, reward, used, parent, seat, fc[i], fm[i])
-                            if at_root:
-                                root_kid[i] = node
+                            if mine:
+                                pool_kid[at[parent] + i] = node
                             break
                         want -= 1
                 break

@@ -15,17 +15,21 @@ import pytest
 from ddzlab.agents import make_agent
 from ddzlab.agents import mcts_compiled
 from ddzlab.agents.greedy import greedy_choice
+from ddzlab.analysis.greedy import q_value
+from ddzlab.cards import Hand, format_bits
 from ddzlab.agents.mcts import split_filter
 from ddzlab.deals import generate_deals
 from ddzlab.game import Game
+from ddzlab.moves import legal_moves
 from ddzlab.moves.compiled import MAX_MOVES, _NATURAL, core_table, encode
 from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD, Kind
-from ddzlab.search.policies import LEAD_MEMO_SLOTS, POLICIES, _greedy_unit_reply, new_lead_memo, rollout
+from ddzlab.search.policies import (LEAD_MEMO_SLOTS, POLICIES, _greedy_lead, _greedy_unit_reply, new_lead_memo,
+                                    rollout)
 from ddzlab.search.state import from_game
 from ddzlab.search.tree import seed as seed_core
 from ddzlab.search.weights import stand_in
 
-from conftest import random_position
+from conftest import clumpy_hand, random_hand, random_position
 
 UNITS = {Kind.SOLO, Kind.PAIR, Kind.TRIO, Kind.BOMB}
 
@@ -65,6 +69,46 @@ def test_a_reply_to_a_unit_is_greedys_choice(rules):
                     seen["listed"] += 1
             game.push(legal[int(rng.integers(len(legal)))])
     assert seen["unit"] > 300 and seen["listed"] > 20 and seen["partner"] > 20 and seen["threat"] > 20, seen
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI, HOMEWORK, WILDCARD], ids=lambda r: r.name)
+def test_a_lead_is_greedys_choice(rules):
+    """For the leading hands of random games (and of random and clumpy hands, which hold
+    planes and quads more often) without F, `_greedy_lead` gives `greedy_choice`'s move on the
+    Python generator's legal list, or says to list the leads (-1, -1) when the hand holds a plane's main part or
+    a quad with two kickers; both occur, as do leads that empty the hand and leads whose best
+    Q is tied by a later move."""
+    t = core_table(rules)
+    rng = np.random.default_rng(6)
+    hands = []
+    for deal in generate_deals(40, seed=10, rules=rules):
+        game = Game(deal, rules=rules, landlord=0)
+        while not game.is_over:
+            legal = game.legal_moves()
+            if game.last_move is None:
+                hands.append(game.hands[game.to_act])
+            game.push(legal[int(rng.integers(len(legal)))])
+    for k in range(400):
+        size = int(rng.integers(1, 21))
+        hands.append((clumpy_hand(rng, rules, size) if k % 2 else random_hand(rng, rules, size)).bits)
+    seen = {"walked": 0, "listed": 0, "empties": 0, "tied": 0}
+    for hand in hands:
+        if hand & _NATURAL != hand:
+            continue
+        legal = legal_moves(hand, rules, None)
+        got = tuple(int(x) for x in _greedy_lead(t, hand))
+        if got == (-1, -1):         # a plane's main part (two trios or more) or a quad: listed
+            counts = Hand.from_bits(hand).counts
+            assert max(counts) == 4 or sum(c >= 3 for c in counts) >= 2, format_bits(hand)
+            seen["listed"] += 1
+            continue
+        want = greedy_choice(hand, legal, False, False, False)
+        assert got == encode(want), (format_bits(hand), want)
+        seen["walked"] += 1
+        seen["empties"] += want.cards == hand
+        qs = [q_value(hand, m) for m in legal if m.cards != hand]
+        seen["tied"] += qs.count(max(qs, default=-1)) > 1
+    assert seen["walked"] > 300 and seen["listed"] > 20 and seen["empties"] > 10 and seen["tied"] > 100, seen
 
 
 @pytest.mark.parametrize("rules", [STANDARD, HOMEWORK, WILDCARD], ids=lambda r: r.name)
@@ -134,6 +178,37 @@ def test_the_ismcts_root_has_one_child_per_move_of_its_filter(widen, seed):
     extra = int((n - 1) ** widen) if widen else 0
     assert len(kept) < n and len(left_out) > extra
     assert set(stats) == set(kept) | set(left_out[:extra])
+
+
+@pytest.mark.parametrize("widen", [0.0, 0.5])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_node_has_each_move_once_and_passes_on_all_but_its_first_visit(widen, seed):
+    """ISMCTS expands a node's untried moves only, one per iteration, and every later visit
+    passes through a child: in the whole tree no node has two children of the same move, and
+    a node with children has one visit more than they have together. The moves of the
+    searcher's own nodes below the root are kept for the call: a child it forgets would be
+    expanded twice."""
+    from ddzlab.search.tree import N_CARDS, N_FIRST, N_META, N_NEXT, N_VISITS
+    game = random_position(STANDARD, seed, 3 * seed)
+    obs = game.observation(game.to_act)
+    n = 1500
+    agent = make_agent(f"ismcts:iterations={n},widen={widen}", seed=seed, backend="numba")
+    mcts_compiled.search(agent, obs, None, n)
+    tree = agent.core_tree
+    ints = tree.ints[:int(tree.used[0])]
+    deep = 0
+    for node in range(len(ints)):
+        moves, visits = [], 0
+        ch = ints[node, N_FIRST]
+        while ch >= 0:
+            moves.append((int(ints[ch, N_CARDS]), int(ints[ch, N_META])))
+            visits += int(ints[ch, N_VISITS])
+            ch = ints[ch, N_NEXT]
+        assert len(moves) == len(set(moves)), node
+        if moves:
+            assert visits == ints[node, N_VISITS] - (node != 0), node
+            deep += ints[node, N_VISITS] >= 20
+    assert ints[0, N_VISITS] == n and deep > 10
 
 
 def test_a_stored_lead_is_found_again_also_after_the_memo_starts_again():
