@@ -448,7 +448,10 @@ def check_position(obs: Observation) -> None:
     or the game's own error for a bad deal or history), without a generator: the unseen
     cards are dealt in rank order, since which holder gets which unseen card changes none
     of `rebuild`'s checks (the holders' sizes, the deal's, the history's turns). The
-    compiled searches check their position so before trusting it."""
+    compiled searches check their position so before trusting it. An observation a `Game`
+    made (``obs.from_game``) is one game's own facts, which agree: nothing to replay."""
+    if obs.from_game:
+        return
     unseen = obs.unseen.bits
     order = [r for r in range(N_SLOTS) for _ in range((unseen >> (4 * r)) & 15)]
     rebuild(obs, _deal(order, hidden_sizes(obs)), seed=_UNUSED_RNG)

@@ -37,7 +37,7 @@ ddzlab.errors.OutOfTurnError: seat 0 cannot play now: it is seat 1's turn
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Optional, Sequence, Union
 
@@ -84,6 +84,9 @@ class Observation:
 
     ``legal_moves`` / ``legal_bids`` are filled only for the seat to act.
     ``kitty`` is None until the landlord is known (and in two-player games).
+    ``from_game``: made by `Game.observation`, so its facts are one game's own and agree
+    (`ddzlab.determinize.check_position` need not replay them); False for an observation
+    built or changed by hand (``dataclasses.replace`` makes a new one, False).
     """
     seat: int
     role: str                      # 'landlord', 'down', 'up', 'bidder' or 'player' (1v1)
@@ -104,6 +107,7 @@ class Observation:
     bombs: int
     legal_moves: tuple[Move, ...]
     legal_bids: tuple[int, ...]
+    from_game: bool = field(default=False, init=False, repr=False, compare=False)
 
     @property
     def played(self) -> tuple[Hand, ...]:
@@ -540,11 +544,13 @@ class Game:
         legal = tuple(self._legal_list()) if acting and phase is Phase.PLAY else ()
         bids = tuple(self.legal_bids()) if acting and phase is Phase.BIDDING else ()
         from_bits = Hand.from_bits
-        return Observation(
+        obs = Observation(
             seat, self.role(seat), phase, self.rules, self.players, from_bits(self.hands[seat]),
             self.landlord, self.kitty, tuple(self.bids), self.bid, tuple(self.history),
             tuple(self.sizes), tuple(self.played), self.last_move,
             self.last_seat, self.to_act, self.bombs, legal, bids)
+        object.__setattr__(obs, "from_game", True)
+        return obs
 
     def __repr__(self) -> str:
         hands = " / ".join(format_bits(b) for b in self.hands)

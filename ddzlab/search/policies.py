@@ -15,8 +15,8 @@ from ..analysis.greedy import MAX_Q
 from ..cards import R2
 from ..kernels import POLICIES as POLICY_CODES
 from ..moves.compiled import (_NATURAL, _RB, _RR, A_FIELDS, C_FIELDS, K_BOMB, SCRATCH, T_ATTACH, T_CHAIN_SLOTS, T_CHAINS,
-                              T_NATTACH, T_NCHAINS, T_ROCKET, T_UNITS, T_NUNITS, _at_least, _has_run, _run_from, is_bomb_kind,
-                              meta_kind)
+                              T_NATTACH, T_NCHAINS, T_QUAD_SLOTS, T_ROCKET, T_UNITS, T_NUNITS, _at_least, _has_run, _run_from,
+                              is_bomb_kind, meta_kind, meta_length, meta_rank)
 from ..rules import Kind
 from .draw import _ROCKET_CARDS, _ROCKET_META, _kicker_pool, _listed_leads, random_step, reply_parts
 from .weights import choose_weights
@@ -192,7 +192,7 @@ def _greedy_unit_reply(t, st, hand, meta):
     lord, last = st[S_LORD], st[S_LAST_SEAT]
     partner = lord >= 0 and s != lord and last != lord
     threat = st[S_SIZE + last] <= 4
-    most = next_play_size(hand)
+    most = 0 if partner or not (units or bombs or rocket) else next_play_size(hand)    # (else unread)
     best_c, best_m, best_q = 0, 0, -1          # none yet: the pass
     r = above
     while units:
@@ -219,39 +219,165 @@ def _greedy_unit_reply(t, st, hand, meta):
 
 
 @njit(cache=True, inline="always")
+def _greedy_chain_reply(t, st, hand, meta):
+    """(cards, meta) of `greedy_index`'s reply to a chain or to a trio or quad with one
+    kicker ``meta`` of the natural ``hand`` of the seat to act, walked in
+    `ddzlab.moves.compiled._follow_natural`'s order (the chains of the move's kind and length
+    above it by lowest rank, the main parts above it by rank with their kickers in rank
+    order, the bombs, the rocket; the pass last) without writing the list; (-1, -1) for the
+    other moves to beat (a unit: `_greedy_unit_reply`; a plane, a quad with two kickers,
+    the rocket, a bomb: list the replies then). The same choice as `greedy_index`."""
+    kind, above, length = meta_kind(meta), meta_rank(meta), meta_length(meta)
+    if kind == 0 or is_bomb_kind(kind):
+        return -1, -1
+    walked = False
+    for ch in range(t[T_NCHAINS]):
+        o = T_CHAINS + C_FIELDS * ch
+        if t[o] == kind and t[o + 3] <= length <= t[o + 4]:
+            walked = True
+    for a in range(t[T_NATTACH]):
+        o = T_ATTACH + A_FIELDS * a
+        if t[o] == kind and t[o + 5] <= length <= t[o + 6]:
+            if not t[o + 8] or _kicker_pool(t, o, hand) < 0:
+                return -1, -1                   # a plane or more kickers: listed
+            walked = True
+    if not walked:
+        return -1, -1
+    s = st[S_TO_ACT]
+    lord, last = st[S_LORD], st[S_LAST_SEAT]
+    partner = lord >= 0 and s != lord and last != lord
+    threat = st[S_SIZE + last] <= 4
+    most = 0 if partner else next_play_size(hand)     # (read only when not the partner's move)
+    best_c, best_m, best_q = 0, 0, -1          # none yet: the pass
+    for ch in range(t[T_NCHAINS]):
+        o = T_CHAINS + C_FIELDS * ch
+        if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
+            continue
+        w, step = t[o + 1], t[o + 2]
+        cm = _at_least(hand, w) & t[T_CHAIN_SLOTS]
+        part = 0
+        for q in range(length):
+            part += w << (4 * step * q)
+        for r in range(above + 1, 15):
+            if _run_from(cm, r, step) >= length:
+                done, best_c, best_m, best_q = _better_reply(hand, part << (4 * r), kind + 32 * (r + 1) + 1024 * length,
+                                                             partner, threat, most, best_c, best_m, best_q)
+                if done:
+                    return best_c, best_m
+    for a in range(t[T_NATTACH]):
+        o = T_ATTACH + A_FIELDS * a
+        if t[o] != kind or not t[o + 5] <= length <= t[o + 6]:
+            continue
+        width, kw = t[o + 1], t[o + 3]
+        pool = _kicker_pool(t, o, hand)
+        m, r = _at_least(hand, width) >> (4 * (above + 1)), above + 1
+        while m:
+            if m & 1:
+                kick, k = pool & ~(15 << (4 * r)), 0
+                while kick:
+                    if kick & 1:
+                        done, best_c, best_m, best_q = _better_reply(
+                            hand, (width << (4 * r)) + (kw << (4 * k)), kind + 32 * (r + 1) + 1024, partner, threat,
+                            most, best_c, best_m, best_q)
+                        if done:
+                            return best_c, best_m
+                    kick >>= 4
+                    k += 1
+            m >>= 4
+            r += 1
+    bombs, r = _at_least(hand, 4) & t[T_QUAD_SLOTS], 0
+    while bombs:
+        if bombs & 1:
+            done, best_c, best_m, best_q = _better_reply(hand, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024, partner,
+                                                         threat, most, best_c, best_m, best_q)
+            if done:
+                return best_c, best_m
+        bombs >>= 4
+        r += 1
+    if t[T_ROCKET] and (hand >> (4 * _RB)) & 15 and (hand >> (4 * _RR)) & 15:
+        done, best_c, best_m, best_q = _better_reply(hand, _ROCKET_CARDS, _ROCKET_META, partner, threat, most,
+                                                     best_c, best_m, best_q)
+    return best_c, best_m
+
+
+@njit(cache=True, inline="always")
+def _better_lead(hand, cards, meta, fam, most, best_c, best_m, best_q, best_f):
+    """`_greedy_lead`'s step: the best lead so far (cards, meta, Q, family) after considering
+    (``cards``, ``meta``) of family ``fam``, a family walked after ``best_f`` lying before it
+    in the legal order (so it wins a tie), the same family after it (so it loses one). A move
+    that empties the hand has the top Q (`q_cards`), so it wins, the first of them in legal
+    order; another is skipped when its bound (size + d(hand)) cannot beat the best."""
+    size = size_of(cards)
+    if cards != hand:
+        bound = size + most
+        if bound < best_q or (bound == best_q and fam == best_f):
+            return best_c, best_m, best_q, best_f
+    q = q_cards(hand, cards, size)
+    if q > best_q or (q == best_q and fam != best_f):
+        return cards, meta, q, fam
+    return best_c, best_m, best_q, best_f
+
+
+@njit(cache=True, inline="always")
 def _greedy_lead(t, hand):
-    """(cards, meta) of `greedy_index`'s lead from the natural ``hand``, worked out while
-    walking the leading list in `ddzlab.search.draw._lead_walk`'s order, without writing
-    it; (-1, -1) when that walk does not apply (a quad with two kickers or a plane: list the
-    leads then). The same choice: the move that empties the hand, else the first best Q."""
+    """(cards, meta) of `greedy_index`'s lead from the natural ``hand`` (the move that
+    empties the hand, else the first best Q of the leading list), worked out without writing
+    the list; (-1, -1) when the list's walk does not apply (a quad with two kickers or a
+    plane: list the leads then).
+
+    The list is `ddzlab.search.draw._lead_walk`'s: for widths 1-4 the units, the chains (the
+    rocket after the solos' chains), then the trios and quads with one kicker. Its families
+    (a unit width, a chain kind, the rocket, a kicker move) are walked last first, each in
+    its own order, so the big moves come first and whole families of small ones whose bound
+    cannot reach the best are skipped (`_better_lead` keeps the legal order's tie-breaks)."""
     if _listed_leads(t, hand):
         return -1, -1
     most = next_play_size(hand)
-    best_c, best_m, best_q = 0, 0, -1
-    for w in range(1, 5):
+    cards_in_hand = size_of(hand)
+    best_c, best_m, best_q, best_f = 0, 0, -1, -1
+    fam = 0
+    if _at_least(hand, 3):
+        for a in range(t[T_NATTACH] - 1, -1, -1):
+            o = T_ATTACH + A_FIELDS * a
+            width, kw = t[o + 1], t[o + 3]
+            held = _at_least(hand, width)
+            if held == 0 or not t[o + 8]:
+                continue
+            fam += 1
+            if width + kw + most < best_q and width + kw != cards_in_hand:
+                continue
+            pool = _kicker_pool(t, o, hand)
+            meta0 = t[o] + 1024
+            m, s = held, 0
+            while m:
+                if m & 1:
+                    kick, r = pool & ~(15 << (4 * s)), 0
+                    while kick:
+                        if kick & 1:
+                            best_c, best_m, best_q, best_f = _better_lead(
+                                hand, (width << (4 * s)) + (kw << (4 * r)), meta0 + 32 * (s + 1), fam, most,
+                                best_c, best_m, best_q, best_f)
+                        kick >>= 4
+                        r += 1
+                m >>= 4
+                s += 1
+    for w in range(4, 0, -1):
         held = _at_least(hand, w)
-        if w >= 3 and held == 0:
-            break
-        for u in range(t[T_NUNITS]):
-            if t[T_UNITS + 2 * u + 1] == w:
-                kind, m, r = t[T_UNITS + 2 * u], held, 0
-                while m:
-                    if m & 1:
-                        done, best_c, best_m, best_q = _better_reply(
-                            hand, w << (4 * r), kind + 32 * (r + 1) + 1024, False, True, most, best_c, best_m, best_q)
-                        if done:
-                            return best_c, best_m
-                    m >>= 4
-                    r += 1
-                break
+        if held == 0:
+            continue
+        if w == 1 and t[T_ROCKET] and (hand >> (4 * _RB)) & 15 and (hand >> (4 * _RR)) & 15:
+            fam += 1
+            best_c, best_m, best_q, best_f = _better_lead(hand, _ROCKET_CARDS, _ROCKET_META, fam, most,
+                                                          best_c, best_m, best_q, best_f)
         cm = held & t[T_CHAIN_SLOTS]
-        for ch in range(t[T_NCHAINS]):
+        for ch in range(t[T_NCHAINS] - 1, -1, -1):
             o = T_CHAINS + C_FIELDS * ch
             if t[o + 1] != w:
                 continue
             kind, step, lo, hi = t[o], t[o + 2], t[o + 3], t[o + 4]
             if not _has_run(cm, lo, step):
                 continue
+            fam += 1
             starts = cm & ~(cm << (4 * step))
             s = 0
             while starts >> (4 * s):
@@ -263,42 +389,23 @@ def _greedy_lead(t, hand):
                             part += w << (4 * step * q)
                         for i in range(run - m + 1):
                             r = s + i * step
-                            done, best_c, best_m, best_q = _better_reply(
-                                hand, part << (4 * r), kind + 32 * (r + 1) + 1024 * m, False, True, most,
-                                best_c, best_m, best_q)
-                            if done:
-                                return best_c, best_m
+                            best_c, best_m, best_q, best_f = _better_lead(
+                                hand, part << (4 * r), kind + 32 * (r + 1) + 1024 * m, fam, most,
+                                best_c, best_m, best_q, best_f)
                 s += 1
-        if w == 1 and t[T_ROCKET] and (hand >> (4 * _RB)) & 15 and (hand >> (4 * _RR)) & 15:
-            done, best_c, best_m, best_q = _better_reply(hand, _ROCKET_CARDS, _ROCKET_META, False, True, most,
-                                                         best_c, best_m, best_q)
-            if done:
-                return best_c, best_m
-    if _at_least(hand, 3) == 0:
-        return best_c, best_m
-    for a in range(t[T_NATTACH]):
-        o = T_ATTACH + A_FIELDS * a
-        width = t[o + 1]
-        held = _at_least(hand, width)
-        if held == 0 or not t[o + 8]:
-            continue
-        pool = _kicker_pool(t, o, hand)
-        meta0, kw = t[o] + 1024, t[o + 3]
-        m, s = held, 0
-        while m:
-            if m & 1:
-                kick, r = pool & ~(15 << (4 * s)), 0
-                while kick:
-                    if kick & 1:
-                        done, best_c, best_m, best_q = _better_reply(
-                            hand, (width << (4 * s)) + (kw << (4 * r)), meta0 + 32 * (s + 1), False, True, most,
-                            best_c, best_m, best_q)
-                        if done:
-                            return best_c, best_m
-                    kick >>= 4
+        for u in range(t[T_NUNITS]):
+            if t[T_UNITS + 2 * u + 1] == w:
+                fam += 1
+                if w + most < best_q and w != cards_in_hand:
+                    break
+                kind, m, r = t[T_UNITS + 2 * u], held, 0
+                while m:
+                    if m & 1:
+                        best_c, best_m, best_q, best_f = _better_lead(
+                            hand, w << (4 * r), kind + 32 * (r + 1) + 1024, fam, most, best_c, best_m, best_q, best_f)
+                    m >>= 4
                     r += 1
-            m >>= 4
-            s += 1
+                break
     return best_c, best_m
 
 
@@ -388,6 +495,8 @@ def rollout(t, st, policy, epsilon, oc, om, pt, w, memo=None):
                         _memo_store(memo, slot, hand, cards, meta)
             elif natural:
                 cards, meta = _greedy_unit_reply(t, st, hand, last)
+                if cards < 0:
+                    cards, meta = _greedy_chain_reply(t, st, hand, last)
             if cards < 0:                           # listed: a lead of a plane's hand, another reply
                 n = legal(t, st, oc, om, sc)
                 i = greedy_index(st, oc, om, n)

@@ -53,12 +53,12 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
     ``oracle``: (true hidden cards per holder, q) of a noisy oracle; ``pool``: (candidate
     deals, weights) of a pool guesser (deals as `ddzlab.determinize.Guesser.guess` returns
     them: packed cards per holder of `hidden_sizes`)."""
-    st = np.zeros(N_STATE, dtype=np.int64)
+    st: list[int] = [0] * N_STATE            # filled as a list, one array at the end (cheaper)
     players = obs.players
     st[S_HAND + obs.seat] = obs.hand.bits
     plays = [0] * players
     for seat, move in obs.history:
-        if not move.is_pass:
+        if move.cards:                          # not a pass
             plays[seat] += 1
     for s in range(players):
         st[S_SIZE + s] = obs.cards_left[s]
@@ -66,7 +66,7 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
     put_turn(st, obs)
     passes = 0
     for _, move in reversed(obs.history):
-        if not move.is_pass:
+        if move.cards:
             break
         passes += 1
     st[S_PASSES] = passes if obs.last_move is not None else 0
@@ -77,6 +77,7 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
     for s in range(players):
         st[S_PLAYED + s] = obs.played_bits[s]
     st[S_KITTY] = 0 if obs.kitty is None else obs.kitty.bits
+    template = np.array(st, dtype=np.int64)
     sizes = hidden_sizes(obs)
     holders = np.array(list(sizes), dtype=np.int64)
     holders[holders == REST] = -1
@@ -98,7 +99,7 @@ def view_of(obs: Observation, bombs: bool = False, oracle: Optional[tuple[Mappin
         cum = np.cumsum(np.asarray(weights, dtype=np.float64))
         if len(cum) != len(deals) or not len(cum) or not cum[-1] > 0:
             raise DeterminizeError("a pool needs one weight per candidate deal, with a positive sum")
-    return View(st, unseen, holders, np.array(list(sizes.values()), dtype=np.int64), known,
+    return View(template, unseen, holders, np.array(list(sizes.values()), dtype=np.int64), known,
                 arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), truth, float(keep), deals, cum)
 
 
@@ -117,10 +118,17 @@ def _draw(cum):
     return lo
 
 
+_MAX_HOLDERS = 4
+#: `sample_world`'s working integers: the holders' forced cards, then one per card of a deck
+SAMPLE_SCRATCH = _MAX_HOLDERS + 64
+
+
 @njit(cache=True)
 def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep,
-                 pool, cum, p, st):
-    """Deal the unseen cards into ``st`` (a copy of ``template`` is made there first)."""
+                 pool, cum, p, st, scratch=None):
+    """Deal the unseen cards into ``st`` (a copy of ``template`` is made there first).
+    ``scratch``: `SAMPLE_SCRATCH` integers to work in (None: allocated per call), for a
+    caller dealing many worlds."""
     if st.shape[0] < template.shape[0]:       # the kernels do not check bounds: a short state would corrupt memory
         raise ValueError("sample_world: the state array is shorter than the template")
     for i in range(template.shape[0]):
@@ -132,7 +140,12 @@ def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left,
             if holders[h] >= 0:
                 st[S_HAND + holders[h]] = pool[k, h] + known[holders[h]]
         return
-    forced = np.zeros(nh, dtype=np.int64)
+    if scratch is None:
+        buf = np.empty(SAMPLE_SCRATCH, dtype=np.int64)
+    else:
+        buf = scratch
+    forced = buf[:nh]                                     # cards forced on each holder
+    forced[:] = 0
     if keep > 0:                                          # the oracle keeps each true card w.p. keep
         for h in range(nh):
             for r in range(16):                # 16 slots: F is dealt like any card
@@ -149,7 +162,7 @@ def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left,
     rest = unseen
     for h in range(nh):
         rest -= forced[h]
-    cards = np.empty(size_of(rest), dtype=np.int64)
+    cards = buf[_MAX_HOLDERS:_MAX_HOLDERS + size_of(rest)]    # the rest, one rank per card
     k = 0
     for r in range(16):
         for _ in range((rest >> (4 * r)) & 15):
@@ -167,4 +180,4 @@ def sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left,
             st[S_HAND + seat] = bits + known[seat]
 
 
-__all__ = ["View", "view_of", "sample_world"]
+__all__ = ["View", "view_of", "sample_world", "SAMPLE_SCRATCH"]

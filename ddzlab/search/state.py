@@ -11,7 +11,7 @@ choices in both and compares end states and scores).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 from numba import njit
@@ -31,9 +31,10 @@ S_BID, S_PLAYED, S_KITTY = STATE.offset("bid"), STATE.offset("played"), STATE.of
 N_STATE = STATE.size
 
 
-def put_turn(st: np.ndarray, src) -> None:
+def put_turn(st: Union[np.ndarray, list[int]], src) -> None:
     """Write who acts, the landlord and the move to beat (with its seat) of ``src`` (a `Game`
-    or an `Observation`: both name them alike) into the state array ``st``; -1 for none."""
+    or an `Observation`: both name them alike) into the state array ``st`` (or a list of its
+    values); -1 for none."""
     st[S_TO_ACT] = -1 if src.to_act is None else src.to_act
     st[S_LORD] = -1 if src.landlord is None else src.landlord
     if src.last_move is None:

@@ -21,7 +21,7 @@ from ..kernels import FILTERS as FILTER_CODES, NODE
 from ..moves.compiled import MAX_MOVES, SCRATCH
 from .policies import choose, keep_prior, policy_index, rollout, split_filter
 from .endgame import new_memo, solve
-from .sample import sample_world
+from .sample import SAMPLE_SCRATCH, sample_world
 from .state import S_LORD, S_PLAYERS, S_SIZE, S_TO_ACT, S_WINNER, legal, play, side_won
 
 # node fields (columns of ``Tree.ints``): the offsets of `ddzlab.kernels.NODE`
@@ -417,9 +417,10 @@ def ismcts(t, template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bo
     pool_kid = np.empty(1024, dtype=np.int64)       # each one's child (-1: untried)
     pooled = 0
     none, all_left = np.int64(0), np.int64(MAX_MOVES)     # typed, as `extra`: one `_moves` compiled
+    deal = np.empty(SAMPLE_SCRATCH, dtype=np.int64)
     while done < todo and used[0] + 2 < ints.shape[0]:
         sample_world(template, unseen, holders, sizes, known, bomb_ranks, bomb_left, bomb_other, truth, keep, pool,
-                     cum, p, st)
+                     cum, p, st, deal)
         node = np.int64(0)                          # typed: a literal 0 compiles `_new_node` twice
         while st[S_WINNER] < 0:
             if follow is not None and follow > 0.0 and _opponent(st, me) and (

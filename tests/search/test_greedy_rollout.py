@@ -23,8 +23,8 @@ from ddzlab.game import Game
 from ddzlab.moves import legal_moves
 from ddzlab.moves.compiled import MAX_MOVES, _NATURAL, core_table, encode
 from ddzlab.rules import HOMEWORK, MINI, STANDARD, WILDCARD, Kind
-from ddzlab.search.policies import (LEAD_MEMO_SLOTS, POLICIES, _greedy_lead, _greedy_unit_reply, new_lead_memo,
-                                    rollout)
+from ddzlab.search.policies import (LEAD_MEMO_SLOTS, POLICIES, _greedy_chain_reply, _greedy_lead, _greedy_unit_reply,
+                                    new_lead_memo, rollout)
 from ddzlab.search.state import from_game
 from ddzlab.search.tree import seed as seed_core
 from ddzlab.search.weights import stand_in
@@ -32,6 +32,10 @@ from ddzlab.search.weights import stand_in
 from conftest import clumpy_hand, random_hand, random_position
 
 UNITS = {Kind.SOLO, Kind.PAIR, Kind.TRIO, Kind.BOMB}
+#: the moves to beat whose replies the rollout walks besides the units: chains, one kicker
+WALKED_CHAINS = {Kind.SOLO_CHAIN, Kind.PAIR_CHAIN, Kind.TRIO_CHAIN, Kind.GAP_SOLO_CHAIN, Kind.GAP_PAIR_CHAIN,
+                 Kind.GAP_TRIO_CHAIN, Kind.QUAD_CHAIN}
+ONE_KICKER = {Kind.TRIO_SOLO, Kind.TRIO_PAIR}
 
 
 def _facts(game: Game) -> tuple[bool, bool]:
@@ -43,32 +47,50 @@ def _facts(game: Game) -> tuple[bool, bool]:
 
 
 @pytest.mark.parametrize("rules", [STANDARD, MINI, HOMEWORK, WILDCARD], ids=lambda r: r.name)
-def test_a_reply_to_a_unit_is_greedys_choice(rules):
+def test_a_walked_reply_is_greedys_choice(rules):
     """At every reply of random games by a hand without F, `_greedy_unit_reply` gives
-    `greedy_choice`'s move on the game's legal list to a unit, or says to list the replies
-    (-1, -1) to any other move; both kinds of positions occur, with partners and threats."""
+    `greedy_choice`'s move on the game's legal list to a unit and says to list the replies
+    (-1, -1) to any other move; `_greedy_chain_reply` gives it to a chain or a trio or quad
+    with one kicker and says to list the rest (planes, two kickers, bombs). All of these
+    occur, with partners and threats."""
     t = core_table(rules)
     rng = np.random.default_rng(5)
-    seen = {"unit": 0, "listed": 0, "partner": 0, "threat": 0}
-    for deal in generate_deals(40, seed=9, rules=rules):
+    seen = {"unit": 0, "chain": 0, "kicker": 0, "listed": 0, "partner": 0, "threat": 0}
+    for deal in generate_deals(60, seed=9, rules=rules):
         game = Game(deal, rules=rules, landlord=0)
         while not game.is_over:
             legal = game.legal_moves()
             hand = game.hands[game.to_act]
             if game.last_move is not None and hand & _NATURAL == hand:        # F: the rollout lists
-                got = _greedy_unit_reply(t, from_game(game), hand, encode(game.last_move)[1])
-                if game.last_move.kind in UNITS:
+                st, meta = from_game(game), encode(game.last_move)[1]
+                unit = tuple(int(x) for x in _greedy_unit_reply(t, st, hand, meta))
+                walked = tuple(int(x) for x in _greedy_chain_reply(t, st, hand, meta))
+                kind = game.last_move.kind
+                if kind in UNITS:
+                    got = unit
+                    assert walked == (-1, -1)
+                    seen["unit"] += 1
+                else:
+                    assert unit == (-1, -1)
+                    got = walked
+                    if kind in WALKED_CHAINS:
+                        seen["chain"] += 1
+                    elif kind in ONE_KICKER:
+                        seen["kicker"] += 1
+                    else:
+                        assert got == (-1, -1), kind
+                        seen["listed"] += 1
+                        got = None
+                if got is not None:
                     partner, threat = _facts(game)
                     want = greedy_choice(hand, legal, True, partner, threat)
-                    assert tuple(int(x) for x in got) == encode(want), (game.actions, want)
-                    seen["unit"] += 1
+                    assert got == encode(want), (game.actions, want)
                     seen["partner"] += partner
                     seen["threat"] += threat
-                else:
-                    assert tuple(got) == (-1, -1)
-                    seen["listed"] += 1
             game.push(legal[int(rng.integers(len(legal)))])
-    assert seen["unit"] > 300 and seen["listed"] > 20 and seen["partner"] > 20 and seen["threat"] > 20, seen
+    assert seen["unit"] > 300 and seen["chain"] > 20 and seen["listed"] > 5, seen
+    assert seen["partner"] > 20 and seen["threat"] > 20, seen
+    assert rules is MINI or seen["kicker"] > 20, seen         # mini: no trio with a kicker
 
 
 @pytest.mark.parametrize("rules", [STANDARD, MINI, HOMEWORK, WILDCARD], ids=lambda r: r.name)
