@@ -528,20 +528,22 @@ def split_filter(st, oc, om, n, width, fc, fm):
     top_q = np.empty(width, dtype=np.int64)     # the best ``width`` so far, best first; a tie
     top_i = np.empty(width, dtype=np.int64)     # ranks the earlier move first (a stable sort's top)
     kept = 0
-    for i in range(plays):
-        q = q_cards(hand, oc[i], size_of(oc[i]))
-        if kept == width and (width == 0 or q <= top_q[width - 1]):
+    most = next_play_size(hand)     # Q <= size + d(hand), but for a move that empties the hand
+    for i in range(plays - 1 if width > 0 else -1, -1, -1):     # the last first: the big moves
+        size = size_of(oc[i])
+        if kept == width and size + most < top_q[width - 1] and oc[i] != hand:
+            continue                # cannot reach the top (an equal Q enters: i is the earliest yet)
+        q = q_cards(hand, oc[i], size)
+        if kept == width and q < top_q[width - 1]:
             continue
-        j = kept if kept < width else width - 1
-        while j > 0 and top_q[j - 1] < q:
-            if j < width:
-                top_q[j], top_i[j] = top_q[j - 1], top_i[j - 1]
+        j = kept if kept < width else width - 1     # full: the last one leaves
+        while j > 0 and top_q[j - 1] <= q:
+            top_q[j], top_i[j] = top_q[j - 1], top_i[j - 1]
             j -= 1
-        if j < width:
-            top_q[j], top_i[j] = q, i
+        top_q[j], top_i[j] = q, i
         if kept < width:
             kept += 1
-    top_i.sort()
+    top_i[:kept].sort()
     k = j = 0
     for i in range(plays):
         keep = j < width and top_i[j] == i
