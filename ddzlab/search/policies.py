@@ -515,9 +515,11 @@ def rollout(t, st, policy, epsilon, oc, om, pt, w, memo=None):
 
 
 @njit(cache=True)
-def split_filter(st, oc, om, n, width, fc, fm):
+def split_filter(st, oc, om, n, width, fc, fm, sc=None):
     """`ddzlab.agents.mcts.split_filter` (applied when more than ``width`` moves): the
-    ``width`` best plays by Q, the plays that empty the hand, then pass; into ``fc``/``fm``."""
+    ``width`` best plays by Q, the plays that empty the hand, then pass; into ``fc``/``fm``
+    (``sc``: scratch to work in, such as the move generator's once the list is made; None or
+    too short for ``2 * width``: allocated)."""
     hand = st[S_HAND + st[S_TO_ACT]]
     plays = n - 1 if meta_kind(om[n - 1]) == 0 else n
     if n <= width or plays <= width:
@@ -525,8 +527,12 @@ def split_filter(st, oc, om, n, width, fc, fm):
             fc[i] = oc[i]
             fm[i] = om[i]
         return n
-    top_q = np.empty(width, dtype=np.int64)     # the best ``width`` so far, best first; a tie
-    top_i = np.empty(width, dtype=np.int64)     # ranks the earlier move first (a stable sort's top)
+    if sc is not None and 2 * width <= sc.shape[0]:
+        top_q, top_i = sc[:width], sc[width:2 * width]
+    else:
+        top_q, top_i = np.empty(width, dtype=np.int64), np.empty(width, dtype=np.int64)
+    # top_q, top_i: the best ``width`` so far, best first; a tie ranks the earlier move first
+    # (a stable sort's top)
     kept = 0
     most = next_play_size(hand)     # Q <= size + d(hand), but for a move that empties the hand
     for i in range(plays - 1 if width > 0 else -1, -1, -1):     # the last first: the big moves
@@ -543,7 +549,12 @@ def split_filter(st, oc, om, n, width, fc, fm):
         top_q[j], top_i[j] = q, i
         if kept < width:
             kept += 1
-    top_i[:kept].sort()
+    for a in range(1, kept):                    # top_i[:kept] in legal order (a few: by insertion)
+        x, b = top_i[a], a
+        while b > 0 and top_i[b - 1] > x:
+            top_i[b] = top_i[b - 1]
+            b -= 1
+        top_i[b] = x
     k = j = 0
     for i in range(plays):
         keep = j < width and top_i[j] == i

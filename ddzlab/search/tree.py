@@ -175,7 +175,7 @@ def _moves(t, st, moves, width, oc, om, fc, fm, sc, policy, pt, w, extra=0):
     ``extra`` of the moves the filter left out, in legal order (progressive widening)."""
     n = legal(t, st, oc, om, sc)
     if moves != _ALL and n > width:
-        k = split_filter(st, oc, om, n, width, fc, fm)
+        k = split_filter(st, oc, om, n, width, fc, fm, sc)
         if moves == _SPLIT_POLICY and k < n:
             k = keep_prior(t, st, oc, om, n, k, policy, pt, w, fc, fm)
         kept = k

@@ -211,7 +211,8 @@ def test_the_core_numbers_every_move_filter_of_the_agents():
 
 def test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_a_move():
     """Weights self-play on 40 deals: at every position with more than 8 moves, the core's
-    ``split+policy`` filter with the weights prior == the Python search's ``_legal``. The
+    ``split+policy`` filter with the weights prior == the Python search's ``_legal`` (the split
+    filter alike with and without the scratch the tree lends it). The
     random positions of compiled_check rarely reach the case of a follow whose weights reply
     the split filter dropped (the prior goes before the pass): these games reach it."""
     from ddzlab.agents.mcts import ISMCTSAgent
@@ -219,7 +220,7 @@ def test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_
     from ddzlab.search.policies import POLICIES, keep_prior, split_filter as core_split
     t, (_, pt, w) = core_table(STANDARD), WeightsCore().tables(STANDARD)
     search = ISMCTSAgent(moves="split+policy", rollout="weights", backend="python")
-    oc, om, fc, fm = (np.empty(MAX_MOVES, dtype=np.int64) for _ in range(4))
+    oc, om, fc, fm, fc2, fm2 = (np.empty(MAX_MOVES, dtype=np.int64) for _ in range(6))
     sc = np.empty(SCRATCH, dtype=np.int64)
     added = {"leading": 0, "following": 0}
     for deal in generate_deals(40, seed=5):
@@ -229,6 +230,8 @@ def test_split_policy_filter_of_the_core_equals_the_python_search_where_it_adds_
             n = legal(t, st, oc, om, sc)
             if n > 8:
                 k = core_split(st, oc, om, n, 8, fc, fm)
+                k_sc = core_split(st, oc, om, n, 8, fc2, fm2, sc)      # in the generator's scratch, as the tree
+                assert k_sc == k and fc2[:k].tolist() == fc[:k].tolist() and fm2[:k].tolist() == fm[:k].tolist()
                 k2 = keep_prior(t, st, oc, om, n, k, POLICIES["weights"], pt, w, fc, fm) if k < n else k
                 assert [decode(int(fc[i]), int(fm[i])) for i in range(k2)] == search._legal(game)
                 added["following" if game.last_move is not None else "leading"] += k2 > k
