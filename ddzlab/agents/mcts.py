@@ -82,7 +82,7 @@ Defaults: uniform guesses, the split filter (width 8), greedy rollouts, 4 worlds
 Python backend (`DEFAULT_ITERATIONS`, also when a search falls back to it): about the same
 CPU time per move on both, since an iteration costs about 1/50 compiled (an ``ismcts``
 decision on the standard rules: about 55 ms on average at 200 Python iterations, 0.12 s at
-worst; 200 compiled iterations take about 2 ms; `benchmarks/bench_search.py`,
+worst; 200 compiled iterations take under 1 ms; `benchmarks/bench_search.py`,
 `benchmarks/bench_mcts.py`; a shared machine). On the Python backend the split filter and
 the greedy rollout choice are memoised per agent (they depend only on the hand and the
 move to beat). Debug mode: with `CHECK_MOVES` true (environment ``DDZLAB_CHECK_SEARCH=1``;

@@ -160,7 +160,7 @@ def _memo_store(memo, slot, hand, cards, meta):
         memo[LEAD_MEMO_SLOTS, 0] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _better_reply(hand, cards, meta, partner, threat, most, best_c, best_m, best_q):
     """`_greedy_unit_reply`'s step: (whether ``cards`` empties the hand, the best so far after
     considering (``cards``, ``meta``): cards, meta, Q; ``best_q`` -1: none yet)."""
@@ -178,31 +178,9 @@ def _better_reply(hand, cards, meta, partner, threat, most, best_c, best_m, best
 
 
 @njit(cache=True, inline="always")
-def _greedy_unit_reply(t, st, hand, meta):
-    """(cards, meta) of `greedy_index`'s reply to a unit ``meta`` (solo, pair, trio, bomb) of
-    the natural ``hand`` of the seat to act, worked out on the parts of
-    `ddzlab.search.draw.reply_parts`' list in its order, without writing it; (-1, -1) when
-    that list does not apply (list the replies then). The same choice as `greedy_index`:
-    the move that empties the hand, else the partner's pass, else the first best Q, bombs
-    only against a threat."""
-    w, kind, units, above, bombs, rocket = reply_parts(t, hand, meta)
-    if w == 0:
-        return -1, -1
-    s = st[S_TO_ACT]
-    lord, last = st[S_LORD], st[S_LAST_SEAT]
-    partner = lord >= 0 and s != lord and last != lord
-    threat = st[S_SIZE + last] <= 4
-    most = 0 if partner or not (units or bombs or rocket) else next_play_size(hand)    # (else unread)
-    best_c, best_m, best_q = 0, 0, -1          # none yet: the pass
-    r = above
-    while units:
-        if units & 1:
-            done, best_c, best_m, best_q = _better_reply(hand, w << (4 * r), kind + 32 * (r + 1) + 1024, partner,
-                                                         threat, most, best_c, best_m, best_q)
-            if done:
-                return best_c, best_m
-        units >>= 4
-        r += 1
+def _better_bomb_reply(hand, bombs, rocket, partner, threat, most, best_c, best_m, best_q):
+    """The end of a walked reply list: the bombs of slot mask ``bombs`` by rank, then the
+    rocket when ``rocket``, each through `_better_reply`; (cards, meta) of the choice."""
     r = 0
     while bombs:
         if bombs & 1:
@@ -213,12 +191,42 @@ def _greedy_unit_reply(t, st, hand, meta):
         bombs >>= 4
         r += 1
     if rocket:
-        done, best_c, best_m, best_q = _better_reply(hand, _ROCKET_CARDS, _ROCKET_META, partner, threat, most,
-                                                     best_c, best_m, best_q)
+        done, best_c, best_m, best_q = _better_reply(hand, np.int64(_ROCKET_CARDS), np.int64(_ROCKET_META), partner,
+                                                     threat, most, best_c, best_m, best_q)
     return best_c, best_m
 
 
 @njit(cache=True, inline="always")
+def _greedy_unit_reply(t, st, hand, meta):
+    """(cards, meta) of `greedy_index`'s reply to a unit ``meta`` (solo, pair, trio, bomb) of
+    the natural ``hand`` of the seat to act, worked out on the parts of
+    `ddzlab.search.draw.reply_parts`' list in its order, without writing it; (-1, -1) when
+    that list does not apply (list the replies then). The same choice as `greedy_index`:
+    the move that empties the hand, else the partner's pass, else the first best Q, bombs
+    only against a threat. (The walks pass typed values, not literals, to `_better_reply`:
+    numba compiles a kernel once more for each literal it is called with.)"""
+    w, kind, units, above, bombs, rocket = reply_parts(t, hand, meta)
+    if w == 0:
+        return -1, -1
+    s = st[S_TO_ACT]
+    lord, last = st[S_LORD], st[S_LAST_SEAT]
+    partner = lord >= 0 and s != lord and last != lord
+    threat = st[S_SIZE + last] <= 4
+    most = 0 if partner or not (units or bombs or rocket) else next_play_size(hand)    # (else unread)
+    best_c, best_m, best_q = np.int64(0), np.int64(0), np.int64(-1)   # none yet: the pass
+    r = above
+    while units:
+        if units & 1:
+            done, best_c, best_m, best_q = _better_reply(hand, w << (4 * r), kind + 32 * (r + 1) + 1024, partner,
+                                                         threat, most, best_c, best_m, best_q)
+            if done:
+                return best_c, best_m
+        units >>= 4
+        r += 1
+    return _better_bomb_reply(hand, bombs, rocket, partner, threat, most, best_c, best_m, best_q)
+
+
+@njit(cache=True)
 def _greedy_chain_reply(t, st, hand, meta):
     """(cards, meta) of `greedy_index`'s reply to a chain or to a trio or quad with one
     kicker ``meta`` of the natural ``hand`` of the seat to act, walked in
@@ -248,7 +256,7 @@ def _greedy_chain_reply(t, st, hand, meta):
     partner = lord >= 0 and s != lord and last != lord
     threat = st[S_SIZE + last] <= 4
     most = 0 if partner else next_play_size(hand)     # (read only when not the partner's move)
-    best_c, best_m, best_q = 0, 0, -1          # none yet: the pass
+    best_c, best_m, best_q = np.int64(0), np.int64(0), np.int64(-1)   # none yet: the pass
     for ch in range(t[T_NCHAINS]):
         o = T_CHAINS + C_FIELDS * ch
         if t[o] != kind or not t[o + 3] <= length <= t[o + 4]:
@@ -285,22 +293,12 @@ def _greedy_chain_reply(t, st, hand, meta):
                     k += 1
             m >>= 4
             r += 1
-    bombs, r = _at_least(hand, 4) & t[T_QUAD_SLOTS], 0
-    while bombs:
-        if bombs & 1:
-            done, best_c, best_m, best_q = _better_reply(hand, 4 << (4 * r), K_BOMB + 32 * (r + 1) + 1024, partner,
-                                                         threat, most, best_c, best_m, best_q)
-            if done:
-                return best_c, best_m
-        bombs >>= 4
-        r += 1
-    if t[T_ROCKET] and (hand >> (4 * _RB)) & 15 and (hand >> (4 * _RR)) & 15:
-        done, best_c, best_m, best_q = _better_reply(hand, _ROCKET_CARDS, _ROCKET_META, partner, threat, most,
-                                                     best_c, best_m, best_q)
-    return best_c, best_m
+    rocket = t[T_ROCKET] != 0 and (hand >> (4 * _RB)) & 15 != 0 and (hand >> (4 * _RR)) & 15 != 0
+    return _better_bomb_reply(hand, _at_least(hand, 4) & t[T_QUAD_SLOTS], rocket, partner, threat, most,
+                              best_c, best_m, best_q)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _better_lead(hand, cards, meta, fam, most, best_c, best_m, best_q, best_f):
     """`_greedy_lead`'s step: the best lead so far (cards, meta, Q, family) after considering
     (``cards``, ``meta``) of family ``fam``, a family walked after ``best_f`` lying before it
@@ -318,7 +316,7 @@ def _better_lead(hand, cards, meta, fam, most, best_c, best_m, best_q, best_f):
     return best_c, best_m, best_q, best_f
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _greedy_lead(t, hand):
     """(cards, meta) of `greedy_index`'s lead from the natural ``hand`` (the move that
     empties the hand, else the first best Q of the leading list), worked out without writing
@@ -334,7 +332,7 @@ def _greedy_lead(t, hand):
         return -1, -1
     most = next_play_size(hand)
     cards_in_hand = size_of(hand)
-    best_c, best_m, best_q, best_f = 0, 0, -1, -1
+    best_c, best_m, best_q, best_f = np.int64(0), np.int64(0), np.int64(-1), np.int64(-1)
     fam = 0
     if _at_least(hand, 3):
         for a in range(t[T_NATTACH] - 1, -1, -1):
@@ -367,7 +365,7 @@ def _greedy_lead(t, hand):
             continue
         if w == 1 and t[T_ROCKET] and (hand >> (4 * _RB)) & 15 and (hand >> (4 * _RR)) & 15:
             fam += 1
-            best_c, best_m, best_q, best_f = _better_lead(hand, _ROCKET_CARDS, _ROCKET_META, fam, most,
+            best_c, best_m, best_q, best_f = _better_lead(hand, np.int64(_ROCKET_CARDS), np.int64(_ROCKET_META), fam, most,
                                                           best_c, best_m, best_q, best_f)
         cm = held & t[T_CHAIN_SLOTS]
         for ch in range(t[T_NCHAINS] - 1, -1, -1):

@@ -378,7 +378,8 @@ def uct(t, world, ints, reward, pool_cards, pool_meta, used, todo, c, moves, wid
 def _grown(a, need):
     """``a`` copied into an array at least twice as long and at least ``need`` long."""
     b = np.empty(max(2 * a.shape[0], need), dtype=a.dtype)
-    b[:a.shape[0]] = a
+    for i in range(a.shape[0]):         # (a loop: a slice assignment compiles for seconds)
+        b[i] = a[i]
     return b
 
 
