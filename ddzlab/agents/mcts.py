@@ -64,7 +64,7 @@ Pluggable parts (strings, so a CLI spec works: ``mcts:rollout=greedy,guesser=bom
 * budget: ``iterations`` (reproducible: same seed, same move) or ``seconds`` (either
   caps; both may be set). ``clock`` is the time source, replaceable in tests;
 * ``backend``: ``numba`` (the default when numba imports) runs the search loop compiled
-  (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50x the iterations per
+  (`ddzlab.search`, via `ddzlab.agents.mcts_compiled`), about 50-80x the iterations per
   second of ``python``, today's loops below. The compiled core plays the standard, mini,
   homework and wildcard rules with the uniform, bomb and oracle guessers, any *pool* guesser (one with a
   ``pool(obs, rng)`` method giving candidate deals and weights, as ``policy``: it builds
