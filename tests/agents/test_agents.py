@@ -1,6 +1,8 @@
 """Agents: protocol, registry, random and smallest agents."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -65,14 +67,11 @@ def test_smallest_agent_picks_the_smallest_legal_move():
     assert move.size == 1 and move.rank == obs.hand.ranks()[0]    # lowest single card
     # following: lowest non-bomb reply; a bomb only when nothing else beats; pass last
     moves = [detect("2"), detect("3333"), detect("BR"), PASS]
-    fake = obs.__class__(**{**{f: getattr(obs, f) for f in obs.__dataclass_fields__},
-                             "legal_moves": tuple(moves)})
+    fake = dataclasses.replace(obs, legal_moves=tuple(moves))
     assert agent.play(fake) == detect("2")
-    fake = obs.__class__(**{**{f: getattr(obs, f) for f in obs.__dataclass_fields__},
-                             "legal_moves": (detect("BR"), detect("3333"), PASS)})
+    fake = dataclasses.replace(obs, legal_moves=(detect("BR"), detect("3333"), PASS))
     assert agent.play(fake) == detect("3333")
-    fake = obs.__class__(**{**{f: getattr(obs, f) for f in obs.__dataclass_fields__},
-                             "legal_moves": (PASS,)})
+    fake = dataclasses.replace(obs, legal_moves=(PASS,))
     assert agent.play(fake) is PASS
     assert sorted([detect("44"), detect("3"), detect("33")], key=smallest_key) == [
         detect("3"), detect("33"), detect("44")]

@@ -434,3 +434,27 @@ def test_a_landlord_hand_one_card_short_is_refused_by_both_backends():
             agent.play(short)
         refused.append(type(e.value))
     assert refused[0] is refused[1]
+
+
+@pytest.mark.parametrize("rules", [STANDARD, MINI, HOMEWORK, WILDCARD], ids=lambda r: r.name)
+def test_a_games_own_observation_is_marked_and_passes_the_replay_it_skips(rules):
+    """`Game.observation` marks what it makes (``from_game``), so `check_position` does not
+    replay it; the replay would pass: the same observation unmarked (``dataclasses.replace``
+    makes a new one) is replayed without error, at every seat's turn of random games, two
+    players included. A hand-built observation is never marked."""
+    import dataclasses
+    from ddzlab.determinize import check_position
+    rng = np.random.default_rng(8)
+    checked = 0
+    for players, deal_seed in ((3, 4), (3, 5), (2, 6)):
+        game = Game(generate_deals(1, seed=deal_seed, rules=rules, players=players)[0], rules=rules,
+                    landlord=0 if players == 3 else None, players=players)
+        while not game.is_over:
+            obs = game.observation(game.to_act)
+            again = dataclasses.replace(obs)
+            assert obs.from_game and not again.from_game and again == obs
+            check_position(again)
+            checked += 1
+            legal = game.legal_moves()
+            game.push(legal[int(rng.integers(len(legal)))])
+    assert checked > 30
